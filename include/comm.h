@@ -1,0 +1,112 @@
+/*
+ * comm.h: the comm layer, src/comm/.  Everything above it (src/api, src/coll)
+ * speaks in local symmetric addresses, byte lengths and world PE numbers; the comm
+ * layer picks the route chosen for that PE at init (shm or ofi) and makes one call.
+ * Arguments are assumed valid: the API layer checks them (ofs_check.h).
+ */
+#ifndef OFS_COMM_H
+#define OFS_COMM_H
+
+#include "comm_types.h"
+#include "transport.h"
+#include "heap.h"
+
+struct comm_state {
+    const struct transport_ops **rma;  /* n_pes: route for put/get/signal */
+    const struct transport_ops **amo;  /* n_pes: route for atomics (one executor per job) */
+    int tp_active[COMM_NTP];           /* transport initialised */
+    int amo_cpu;                       /* 1: all AMOs are CPU atomics (job on one node, shm) */
+    struct comm_ctx *ctx_list;         /* every live context (for quiet-all at finalize) */
+    pthread_mutex_t ctx_list_lock;
+};
+extern struct comm_state comm_g OFS_HIDDEN;
+/* SHMEM_CTX_DEFAULT points here (exported: shmem.h names it). */
+extern struct comm_ctx shmem_internal_ctx_default OFS_API;
+#define COMM_CTX_DEFAULT (&shmem_internal_ctx_default)
+
+/* Collective: decide routes, init transports, connect, create the default ctx. */
+ofs_status_t comm_init(void) OFS_HIDDEN;
+void comm_fini(void) OFS_HIDDEN;
+
+ofs_status_t comm_ctx_create(long options, struct coll_team *team, struct comm_ctx **ctx_p) OFS_HIDDEN;
+void comm_ctx_destroy(struct comm_ctx *ctx) OFS_HIDDEN;
+
+/* Translate or die: the address must be symmetric (checked by the caller). */
+static inline int comm_seg(const void *addr, size_t len, size_t *off_p)
+{
+    int s = heap_seg_of(addr, len, off_p);
+    if (OFS_UNLIKELY(s < 0))
+        ofs_fatal(1, "internal: address %p (+%zu) is not symmetric", addr, len);
+    return s;
+}
+
+static inline void comm_put(struct comm_ctx *ctx, void *dst, const void *src, size_t len, int pe)
+{
+    size_t off;
+    int s = comm_seg(dst, len, &off);
+    comm_g.rma[pe]->put(ctx, s, off, src, len, pe);
+}
+
+static inline void comm_put_nbi(struct comm_ctx *ctx, void *dst, const void *src, size_t len, int pe)
+{
+    size_t off;
+    int s = comm_seg(dst, len, &off);
+    comm_g.rma[pe]->put_nbi(ctx, s, off, src, len, pe);
+}
+
+static inline void comm_get(struct comm_ctx *ctx, void *dst, const void *src, size_t len, int pe)
+{
+    size_t off;
+    int s = comm_seg(src, len, &off);
+    comm_g.rma[pe]->get(ctx, dst, s, off, len, pe);
+}
+
+static inline void comm_get_nbi(struct comm_ctx *ctx, void *dst, const void *src, size_t len, int pe)
+{
+    size_t off;
+    int s = comm_seg(src, len, &off);
+    comm_g.rma[pe]->get_nbi(ctx, dst, s, off, len, pe);
+}
+
+/* Strided: nelems elements of elem_size bytes, strides in elements. */
+void comm_iput(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
+               ptrdiff_t src_stride, size_t nelems, size_t elem_size, int pe) OFS_HIDDEN;
+void comm_iget(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
+               ptrdiff_t src_stride, size_t nelems, size_t elem_size, int pe) OFS_HIDDEN;
+
+void comm_put_signal(struct comm_ctx *ctx, void *dst, const void *src, size_t len,
+                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, int nbi) OFS_HIDDEN;
+
+/* Atomics on pe's copy of target (a symmetric address of one dt element). */
+static inline void comm_amo(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt,
+                            void *target, const void *operand, const void *cmp, void *result,
+                            int pe, int nbi)
+{
+    size_t off;
+    int s = comm_seg(target, comm_dtype_size(dt), &off);
+    comm_g.amo[pe]->amo(ctx, op, dt, s, off, operand, cmp, result, pe, nbi);
+}
+
+/* Ordering and completion on one context: fan out to every active transport. */
+void comm_fence(struct comm_ctx *ctx) OFS_HIDDEN;
+void comm_quiet(struct comm_ctx *ctx) OFS_HIDDEN;
+/* quiet on every live context (barrier_all, finalize) */
+void comm_quiet_all(void) OFS_HIDDEN;
+
+/* shmem_ptr: NULL when pe's copy is not load/store accessible. */
+void *comm_ptr(const void *addr, int pe) OFS_HIDDEN;
+
+/* Drive every transport's progress once. */
+void comm_progress(void) OFS_HIDDEN;
+
+/* Waiting without burning: call once per iteration of a wait loop with a counter
+ * that starts at 0.  Drives progress, spins briefly, then yields, then sleeps in
+ * growing steps (at most ~100 us). */
+void comm_wait_backoff(unsigned *iter) OFS_HIDDEN;
+
+/* Point-to-point comparison (SHMEM_CMP_* values) of a local variable with an atomic
+ * (acquire) load.  size is 1, 2, 4 or 8; is_signed/is_float select the comparison. */
+int comm_test_cmp(const void *ivar, int cmp, const void *value, size_t size, int is_signed,
+                  int is_float) OFS_HIDDEN;
+
+#endif

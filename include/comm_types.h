@@ -1,0 +1,47 @@
+/*
+ * comm_types.h: the types shared by the comm layer and the transports.
+ */
+#ifndef OFS_COMM_TYPES_H
+#define OFS_COMM_TYPES_H
+
+#include "ofs.h"
+#include <pthread.h>
+
+/* Element types of atomic operations, by width and kind. */
+enum comm_dtype {
+    COMM_DT_I32, COMM_DT_I64, COMM_DT_U32, COMM_DT_U64, COMM_DT_FLOAT, COMM_DT_DOUBLE,
+    COMM_DT_COUNT
+};
+static inline size_t comm_dtype_size(enum comm_dtype dt)
+{
+    return (dt == COMM_DT_I32 || dt == COMM_DT_U32 || dt == COMM_DT_FLOAT) ? 4 : 8;
+}
+
+/* Atomic operations.  Any op with a non-NULL result also fetches the old value:
+ * SET+result is swap, ADD+result fetch-add, FETCH is an atomic read, CSWAP always fetches. */
+enum comm_amo_op {
+    COMM_AMO_SET, COMM_AMO_ADD, COMM_AMO_AND, COMM_AMO_OR, COMM_AMO_XOR,
+    COMM_AMO_FETCH, COMM_AMO_CSWAP,
+    COMM_AMO_COUNT
+};
+
+/* put_signal operations (values equal SHMEM_SIGNAL_SET / SHMEM_SIGNAL_ADD). */
+enum comm_sig_op { COMM_SIG_SET = 0, COMM_SIG_ADD = 1 };
+
+/* Which transport carries a route. */
+enum comm_tp_id { COMM_TP_SHM = 0, COMM_TP_OFI = 1, COMM_NTP = 2 };
+
+struct coll_team;
+
+/* A communication context (shmem_ctx_t points at one).  Each transport keeps its
+ * per-context state in tp[] (created by its ctx_create). */
+struct comm_ctx {
+    long options;                 /* SHMEM_CTX_* bits */
+    struct coll_team *team;       /* team it was created on */
+    int serialized;               /* needs lock (shared ctx under THREAD_MULTIPLE) */
+    pthread_mutex_t lock;
+    void *tp[COMM_NTP];
+    struct comm_ctx *next;        /* list of live contexts */
+};
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * heap.h: symmetric memory, src/heap/.  Two segments per PE: the executable's
+ * static data (.data/.bss, remapped onto a shared-memory object at init) and the
+ * symmetric heap (a shared-memory object of SHMEM_SYMMETRIC_SIZE bytes).  An
+ * object's offset within its segment is the same on every PE, so a remote address
+ * is the peer's segment base plus the local offset.
+ */
+#ifndef OFS_HEAP_H
+#define OFS_HEAP_H
+
+#include "ofs.h"
+
+enum heap_seg_id { HEAP_SEG_DATA = 0, HEAP_SEG_HEAP = 1, HEAP_NSEGS = 2 };
+
+struct heap_seg {
+    char *base;          /* local address of the segment */
+    size_t len;          /* bytes */
+    int fd;              /* shared-memory object (-1 once closed) */
+    char name[96];       /* its name under /dev/shm, published as "ofs.seg<N>" */
+};
+
+struct heap_state {
+    struct heap_seg seg[HEAP_NSEGS];
+};
+extern struct heap_state heap_g OFS_HIDDEN;
+
+/* Create the heap object, remap static data, publish both names (rt_kv_put). */
+ofs_status_t heap_init(void) OFS_HIDDEN;
+/* Unlink this PE's objects (after every peer has mapped them). */
+void heap_unlink(void) OFS_HIDDEN;
+void heap_fini(void) OFS_HIDDEN;
+
+/* The shared-memory object name pe published for seg (after rt_exchange()). */
+ofs_status_t heap_peer_name(int pe, int seg, char *name, size_t len) OFS_HIDDEN;
+
+/* Translate a local symmetric address: returns the segment or -1 if addr..addr+len
+ * is not inside one segment. */
+static inline int heap_seg_of(const void *addr, size_t len, size_t *off_p)
+{
+    const char *a = (const char *)addr;
+    for (int s = HEAP_NSEGS - 1; s >= 0; s--) {
+        const struct heap_seg *sg = &heap_g.seg[s];
+        if (a >= sg->base && (size_t)(a - sg->base) <= sg->len &&
+            len <= sg->len - (size_t)(a - sg->base)) {
+            *off_p = (size_t)(a - sg->base);
+            return s;
+        }
+    }
+    return -1;
+}
+
+/* The allocator (src/heap/heap_alloc.c): deterministic first-fit with coalescing.
+ * Local calls; the API layer adds the collective barriers. */
+ofs_status_t heap_alloc_init(void *base, size_t len) OFS_HIDDEN;
+void *heap_alloc(size_t size, size_t align) OFS_HIDDEN;
+/* Returns OFS_ERR_INVAL if ptr is not a live allocation. */
+ofs_status_t heap_free(void *ptr) OFS_HIDDEN;
+/* NULL on failure with the old block untouched. */
+void *heap_realloc(void *ptr, size_t size) OFS_HIDDEN;
+size_t heap_bytes_free(void) OFS_HIDDEN;
+void heap_alloc_fini(void) OFS_HIDDEN;
+
+/* A standalone allocator instance, for unit tests and internal pools. */
+struct heap_allocator;
+struct heap_allocator *heap_allocator_create(void *base, size_t len) OFS_HIDDEN;
+void heap_allocator_destroy(struct heap_allocator *a) OFS_HIDDEN;
+void *heap_allocator_alloc(struct heap_allocator *a, size_t size, size_t align) OFS_HIDDEN;
+ofs_status_t heap_allocator_free(struct heap_allocator *a, void *ptr) OFS_HIDDEN;
+void *heap_allocator_realloc(struct heap_allocator *a, void *ptr, size_t size) OFS_HIDDEN;
+size_t heap_allocator_bytes_free(struct heap_allocator *a) OFS_HIDDEN;
+
+#endif

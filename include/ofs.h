@@ -1,0 +1,105 @@
+/*
+ * ofs.h: the library-wide core every layer includes: status codes, logging,
+ * the one state struct and the parameters generated from ofs_env_defs.h.
+ */
+#ifndef OFS_H
+#define OFS_H
+
+#include "ofs_config.h"
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define OFS_HIDDEN __attribute__((visibility("hidden")))
+#define OFS_API __attribute__((visibility("default")))
+#define OFS_NORETURN __attribute__((noreturn))
+#define OFS_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define OFS_LIKELY(x) __builtin_expect(!!(x), 1)
+#define OFS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* One internal status enum; -FI_E* and PMIx codes are translated at the boundary. */
+typedef enum {
+    OFS_OK = 0,
+    OFS_ERR_NOMEM,     /* out of memory (host or symmetric) */
+    OFS_ERR_INVAL,     /* bad argument or parameter */
+    OFS_ERR_NOSYS,     /* not supported by this transport/provider */
+    OFS_ERR_FABRIC,    /* libfabric call failed */
+    OFS_ERR_RUNTIME,   /* PMIx call failed */
+    OFS_ERR_AGAIN,     /* try again (resource busy) */
+    OFS_ERR_NOT_FOUND, /* no such key, provider, object */
+    OFS_ERR_IO,        /* system call failed (see errno) */
+    OFS_ERR_NOSPACE    /* no room to back shared memory */
+} ofs_status_t;
+
+const char *ofs_status_string(ofs_status_t status) OFS_HIDDEN;
+
+/* Parameters: one field per row of ofs_env_defs.h, named as the row (params.SYMMETRIC_SIZE). */
+typedef long ofs_env_LONG_t;
+typedef long ofs_env_SIZE_t; /* signed so that -1 can mean "provider default" */
+typedef int ofs_env_BOOL_t;
+typedef const char *ofs_env_STRING_t;
+
+struct ofs_params {
+#define OFS_ENV(name, type, def, help) ofs_env_##type##_t name;
+#include "ofs_env_defs.h"
+#undef OFS_ENV
+};
+
+/* Per-row description, for the listing and the info tool. */
+struct ofs_env_desc {
+    const char *name;  /* without the SHMEM_ prefix */
+    const char *type;  /* "SIZE", "LONG", "BOOL", "STRING" */
+    const char *def;
+    const char *help;
+};
+extern const struct ofs_env_desc ofs_env_table[] OFS_HIDDEN;
+extern const size_t ofs_env_count OFS_HIDDEN;
+
+/* Parse all parameters from the environment into *params.  On a malformed value,
+ * writes a message naming the variable into errbuf and returns OFS_ERR_INVAL. */
+ofs_status_t ofs_env_parse(struct ofs_params *params, char *errbuf, size_t errlen) OFS_HIDDEN;
+/* Parse one size string ("4096K", "1G", "17"); returns OFS_ERR_INVAL on garbage. */
+ofs_status_t ofs_env_parse_size(const char *str, long *out_p) OFS_HIDDEN;
+ofs_status_t ofs_env_parse_bool(const char *str, int *out_p) OFS_HIDDEN;
+/* Print every parameter with value (params may be NULL: defaults) and help. */
+#include <stdio.h>
+void ofs_env_print(FILE *out, const struct ofs_params *params) OFS_HIDDEN;
+
+/* The one state struct. */
+struct ofs_state {
+    int initialized;       /* shmem_init completed */
+    int finalized;         /* shmem_finalize completed */
+    int init_error;        /* first failed init's status, reported on a second attempt */
+    int my_pe;
+    int n_pes;
+    int thread_level;      /* SHMEM_THREAD_* granted */
+    int singleton;         /* started without a launcher */
+    /* node locality (after SHMEM_SIM_PES_PER_NODE is applied) */
+    int local_size;        /* PEs on my node, me included */
+    int local_rank;        /* my index among them */
+    int *local_pes;        /* sorted world PE numbers on my node */
+    int *node_of;          /* n_pes entries: an id equal for PEs on one node */
+    struct ofs_params params;
+};
+extern struct ofs_state ofs_g OFS_HIDDEN;
+
+/* Logging.  Messages go to stderr prefixed "ofishmem[PE n]: ". */
+void ofs_log_error(const char *fmt, ...) OFS_PRINTF(1, 2) OFS_HIDDEN;
+void ofs_log_warn(const char *fmt, ...) OFS_PRINTF(1, 2) OFS_HIDDEN;
+void ofs_log_info(const char *fmt, ...) OFS_PRINTF(1, 2) OFS_HIDDEN;
+/* printed only with SHMEM_DEBUG */
+void ofs_log_debug(const char *fmt, ...) OFS_PRINTF(1, 2) OFS_HIDDEN;
+#define OFS_DEBUG_ON (ofs_g.params.DEBUG)
+
+/* Print the message and take the whole job down with exit status 'code'. */
+void ofs_fatal(int code, const char *fmt, ...) OFS_PRINTF(2, 3) OFS_NORETURN OFS_HIDDEN;
+/* Bad input to a public routine: "ofishmem[PE n]: ROUTINE: message", then abort the job. */
+void ofs_bad_input(const char *routine, const char *fmt, ...) OFS_PRINTF(2, 3) OFS_NORETURN OFS_HIDDEN;
+
+/* Initialisation order (src/util/init.c): env, runtime, heap, transports, comm,
+ * collectives.  Finalize runs it backwards. */
+ofs_status_t ofs_init(int requested_thread_level) OFS_HIDDEN;
+void ofs_finalize(void) OFS_HIDDEN;
+void ofs_global_exit(int status) OFS_NORETURN OFS_HIDDEN;
+
+#endif /* OFS_H */

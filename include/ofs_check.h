@@ -1,0 +1,52 @@
+/*
+ * ofs_check.h: cheap argument checks for the API layer (DESIGN rule 5).  Each
+ * prints one line naming the routine, the argument and the bad value, then takes
+ * the job down.  Compiled out by configure --disable-error-checking.
+ */
+#ifndef OFS_CHECK_H
+#define OFS_CHECK_H
+
+#include "ofs.h"
+#include "heap.h"
+
+#ifdef OFS_ERROR_CHECKING
+
+static inline void ofs_check_init(const char *routine)
+{
+    if (OFS_UNLIKELY(!ofs_g.initialized || ofs_g.finalized))
+        ofs_bad_input(routine, "called %s shmem_init",
+                      ofs_g.finalized ? "after shmem_finalize, outside" : "before");
+}
+
+static inline void ofs_check_pe(const char *routine, int pe)
+{
+    if (OFS_UNLIKELY(pe < 0 || pe >= ofs_g.n_pes))
+        ofs_bad_input(routine, "pe = %d is out of range [0, %d)", pe, ofs_g.n_pes);
+}
+
+/* addr..addr+len must lie in one symmetric segment (len 0 still needs a symmetric addr
+ * unless the caller skips it). */
+static inline void ofs_check_sym(const char *routine, const char *arg, const void *addr, size_t len)
+{
+    size_t off;
+    if (OFS_UNLIKELY(heap_seg_of(addr, len, &off) < 0))
+        ofs_bad_input(routine, "%s = %p (%zu bytes) is not symmetric: it must come from "
+                      "shmem_malloc or be a global or static variable", arg, addr, len);
+}
+
+static inline void ofs_check_nonnull(const char *routine, const char *arg, const void *p, size_t len)
+{
+    if (OFS_UNLIKELY(p == NULL && len != 0))
+        ofs_bad_input(routine, "%s is NULL with a length of %zu bytes", arg, len);
+}
+
+#else
+static inline void ofs_check_init(const char *routine) { (void)routine; }
+static inline void ofs_check_pe(const char *routine, int pe) { (void)routine; (void)pe; }
+static inline void ofs_check_sym(const char *r, const char *a, const void *p, size_t l)
+{ (void)r; (void)a; (void)p; (void)l; }
+static inline void ofs_check_nonnull(const char *r, const char *a, const void *p, size_t l)
+{ (void)r; (void)a; (void)p; (void)l; }
+#endif
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * The one table of runtime parameters.  Each row is
+ *   OFS_ENV(NAME, TYPE, DEFAULT, HELP)
+ * where the environment variable is SHMEM_<NAME> and TYPE is one of
+ * SIZE (bytes, K/M/G/T suffixes), LONG, BOOL (0/1/yes/no/true/false/on/off), STRING.
+ * It generates struct ofs_params, the parser, the SHMEM_INFO listing, the info
+ * tool's listing and the environment section of man page ofishmem(7).
+ * Add rows at the end of the block for your layer; keep HELP to one sentence.
+ */
+
+/* setup and symmetric memory (spec variables first) */
+OFS_ENV(SYMMETRIC_SIZE, SIZE, "512M",
+        "Bytes of symmetric heap per PE (K/M/G/T suffixes); shmem_malloc returns NULL beyond it")
+OFS_ENV(DEBUG, BOOL, "0",
+        "Print debugging messages and turn on the costlier argument checks")
+OFS_ENV(INFO, BOOL, "0",
+        "Print every parameter with its value and help at init (PE 0)")
+OFS_ENV(VERSION, BOOL, "0",
+        "Print the library version at init (PE 0)")
+
+/* routing between transports */
+OFS_ENV(LOCAL_TRANSPORT, STRING, "shm",
+        "How same-node PEs are reached: shm (load/store on mapped memory) or ofi (libfabric)")
+OFS_ENV(SIM_PES_PER_NODE, LONG, "0",
+        "Testing: treat each block of N consecutive PEs as one node (0: real locality)")
+
+/* shared-memory transport */
+OFS_ENV(SHM_DIR, STRING, "/dev/shm",
+        "Directory whose file system backs the shared-memory objects (checked for space at init)")
+
+/* OFI transport */
+OFS_ENV(OFI_PROVIDER, STRING, "",
+        "libfabric provider to use (e.g. 'tcp;ofi_rxm', shm); empty: FI_PROVIDER or the first suitable one")
+OFS_ENV(OFI_INJECT_SIZE, SIZE, "-1",
+        "Largest put sent with fi_inject_write (-1: the provider's inject size; 0 disables inject)")
+OFS_ENV(BOUNCE_SIZE, SIZE, "8K",
+        "Largest put copied into a registered bounce buffer; larger puts are zero-copy")
+OFS_ENV(BOUNCE_BUFFERS, LONG, "64",
+        "Number of bounce buffers per context")
+OFS_ENV(OFI_MAX_CHUNK, SIZE, "0",
+        "Largest single fi_write/fi_read; longer transfers are chunked (0: the provider's max_msg_size)")
+OFS_ENV(PROGRESS_INTERVAL, LONG, "1000",
+        "Longest sleep of the passive-target progress thread in microseconds (0 disables the thread)")
+
+/* collectives and teams */
+OFS_ENV(TEAMS_MAX, LONG, "64",
+        "Most teams that can exist at once (each reserves synchronization space in the heap)")
+OFS_ENV(BARRIER_ALGORITHM, STRING, "auto",
+        "Barrier algorithm: auto, dissemination, tree, shm")
+OFS_ENV(BCAST_ALGORITHM, STRING, "auto",
+        "Broadcast algorithm: auto, binomial, scatter_allgather, linear")
+OFS_ENV(REDUCE_ALGORITHM, STRING, "auto",
+        "Reduction algorithm: auto, recursive_doubling, rabenseifner, linear")
+OFS_ENV(COLLECT_ALGORITHM, STRING, "auto",
+        "Collect/fcollect algorithm: auto, ring, bruck, linear")
+OFS_ENV(ALLTOALL_ALGORITHM, STRING, "auto",
+        "Alltoall algorithm: auto, pairwise, linear")

@@ -1,0 +1,51 @@
+/*
+ * transport.h: the contract between the comm layer and a transport.  A transport
+ * implements this table; transports never include each other; only src/comm knows
+ * both.  Remote locations are (segment, offset) pairs from heap.h.
+ *
+ * Data-path calls return nothing: a transport that fails on the data path logs
+ * the failing call with its arguments and takes the job down (ofs_fatal).
+ * Blocking calls (put, get, fetching amo) return when the local buffer may be
+ * reused / the result is in place.  _nbi calls complete at quiet.
+ */
+#ifndef OFS_TRANSPORT_H
+#define OFS_TRANSPORT_H
+
+#include "comm_types.h"
+
+struct transport_ops {
+    const char *name;
+
+    /* Collective setup after heap_init(): may rt_kv_put and rt_exchange.  'peers' is
+     * an n_pes array: nonzero where this transport will carry traffic to that PE. */
+    ofs_status_t (*init)(const unsigned char *peers);
+    /* Called after every PE's init: e.g. map peers' objects published at init. */
+    ofs_status_t (*connect)(void);
+    void (*fini)(void);
+
+    ofs_status_t (*ctx_create)(struct comm_ctx *ctx);
+    void (*ctx_destroy)(struct comm_ctx *ctx);
+
+    void (*put)(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len, int pe);
+    void (*put_nbi)(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len, int pe);
+    void (*get)(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe);
+    void (*get_nbi)(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe);
+    /* Data then signal; the signal is visible only after the data is. */
+    void (*put_signal)(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len,
+                       int sig_seg, size_t sig_off, uint64_t signal, int sig_op, int pe, int nbi);
+    /* operand/cmp point to one element of dt; result (may be NULL unless op needs it)
+     * receives the old value.  nbi: result is written by quiet. */
+    void (*amo)(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt, int seg, size_t off,
+                const void *operand, const void *cmp, void *result, int pe, int nbi);
+    void (*fence)(struct comm_ctx *ctx);
+    void (*quiet)(struct comm_ctx *ctx);
+    /* A local pointer to pe's (seg, off), or NULL if not load/store accessible. */
+    void *(*ptr)(int seg, size_t off, int pe);
+    /* Drive progress once (called from wait loops); may be NULL. */
+    void (*progress)(void);
+};
+
+extern const struct transport_ops shm_transport_ops OFS_HIDDEN;
+extern const struct transport_ops ofi_transport_ops OFS_HIDDEN;
+
+#endif

@@ -1,0 +1,2 @@
+# Installed headers.
+include_HEADERS += mpp/shmem.h mpp/pshmem.h

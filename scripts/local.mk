@@ -1,0 +1,9 @@
+bin_SCRIPTS += scripts/oshcc scripts/oshrun
+EXTRA_DIST += scripts/oshcc.in scripts/oshrun.in
+
+# oshc++ is oshcc under another name (it picks the C++ compiler by its name)
+install-exec-hook-oshcxx:
+	cd $(DESTDIR)$(bindir) && rm -f oshc++ oshcxx && $(LN_S) oshcc oshc++ && $(LN_S) oshcc oshcxx
+uninstall-hook-oshcxx:
+	rm -f $(DESTDIR)$(bindir)/oshc++ $(DESTDIR)$(bindir)/oshcxx
+install_exec_hooks += install-exec-hook-oshcxx

@@ -1,0 +1,106 @@
+/* Symmetric memory management: every routine is collective and ends in a barrier. */
+#include "ofs_api.h"
+#include "shmem.h"
+#include "pshmem.h"
+
+#include <string.h>
+
+static void *mem_alloc(const char *routine, size_t size, size_t align)
+{
+    void *p;
+
+    ofs_check_init(routine);
+    coll_barrier_all(); /* no PE may still be using memory a previous free released */
+    if (size == 0)
+        return NULL;
+    p = heap_alloc(size, align);
+    if (!p && OFS_DEBUG_ON)
+        ofs_log_error("%s: cannot allocate %zu bytes (alignment %zu): %zu bytes of the "
+                      "symmetric heap are free; raise SHMEM_SYMMETRIC_SIZE (now %ld)",
+                      routine, size, align, heap_bytes_free(), ofs_g.params.SYMMETRIC_SIZE);
+    coll_barrier_all();
+    return p;
+}
+
+OFS_API void *pshmem_malloc(size_t size)
+{
+    return mem_alloc("shmem_malloc", size, 0);
+}
+OFS_WEAK_ALIAS(shmem_malloc)
+
+OFS_API void *pshmem_malloc_with_hints(size_t size, long hints)
+{
+    (void)hints; /* hints are advice; one heap serves them all */
+    return mem_alloc("shmem_malloc_with_hints", size, 0);
+}
+OFS_WEAK_ALIAS(shmem_malloc_with_hints)
+
+OFS_API void *pshmem_calloc(size_t count, size_t size)
+{
+    void *p;
+    if (size && count > SIZE_MAX / size) {
+        ofs_check_init("shmem_calloc");
+        coll_barrier_all();
+        coll_barrier_all();
+        return NULL;
+    }
+    p = mem_alloc("shmem_calloc", count * size, 0);
+    if (p)
+        memset(p, 0, count * size);
+    return p;
+}
+OFS_WEAK_ALIAS(shmem_calloc)
+
+OFS_API void *pshmem_align(size_t alignment, size_t size)
+{
+    if (alignment == 0 || (alignment & (alignment - 1))) {
+        ofs_check_init("shmem_align");
+        if (OFS_DEBUG_ON)
+            ofs_log_error("shmem_align: alignment = %zu is not a power of two", alignment);
+        coll_barrier_all();
+        coll_barrier_all();
+        return NULL;
+    }
+    return mem_alloc("shmem_align", size, alignment);
+}
+OFS_WEAK_ALIAS(shmem_align)
+
+OFS_API void pshmem_free(void *ptr)
+{
+    ofs_check_init("shmem_free");
+    coll_barrier_all();
+    if (ptr && heap_free(ptr) != OFS_OK)
+        ofs_bad_input("shmem_free", "ptr = %p was not returned by shmem_malloc (or was freed "
+                      "already)", ptr);
+}
+OFS_WEAK_ALIAS(shmem_free)
+
+OFS_API void *pshmem_realloc(void *ptr, size_t size)
+{
+    void *p;
+
+    ofs_check_init("shmem_realloc");
+    coll_barrier_all();
+    if (size == 0) {
+        if (ptr && heap_free(ptr) != OFS_OK)
+            ofs_bad_input("shmem_realloc", "ptr = %p was not returned by shmem_malloc", ptr);
+        coll_barrier_all();
+        return NULL;
+    }
+    p = heap_realloc(ptr, size);
+    if (!p && OFS_DEBUG_ON)
+        ofs_log_error("shmem_realloc: cannot grow %p to %zu bytes: raise SHMEM_SYMMETRIC_SIZE "
+                      "(now %ld)", ptr, size, ofs_g.params.SYMMETRIC_SIZE);
+    coll_barrier_all();
+    return p;
+}
+OFS_WEAK_ALIAS(shmem_realloc)
+
+OFS_API void *pshmalloc(size_t size) { return pshmem_malloc(size); }
+OFS_WEAK_ALIAS(shmalloc)
+OFS_API void pshfree(void *ptr) { pshmem_free(ptr); }
+OFS_WEAK_ALIAS(shfree)
+OFS_API void *pshrealloc(void *ptr, size_t size) { return pshmem_realloc(ptr, size); }
+OFS_WEAK_ALIAS(shrealloc)
+OFS_API void *pshmemalign(size_t alignment, size_t size) { return pshmem_align(alignment, size); }
+OFS_WEAK_ALIAS(shmemalign)

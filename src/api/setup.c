@@ -1,0 +1,154 @@
+/* Library setup, exit and query routines. */
+#include "ofs_api.h"
+#include "shmem.h"
+#include "pshmem.h"
+
+#include <stdio.h>
+#include <string.h>
+
+OFS_API void pshmem_init(void)
+{
+    ofs_status_t st = ofs_init(SHMEM_THREAD_SINGLE);
+    if (st != OFS_OK)
+        ofs_fatal(1, "shmem_init failed: %s", ofs_status_string(st));
+}
+OFS_WEAK_ALIAS(shmem_init)
+
+OFS_API int pshmem_init_thread(int requested, int *provided)
+{
+    if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
+        ofs_log_error("shmem_init_thread: requested = %d is not a SHMEM_THREAD_* level", requested);
+        return -1;
+    }
+    ofs_status_t st = ofs_init(requested);
+    if (st != OFS_OK)
+        return -1;
+    if (provided)
+        *provided = ofs_g.thread_level;
+    return 0;
+}
+OFS_WEAK_ALIAS(shmem_init_thread)
+
+OFS_API void pshmem_query_thread(int *provided)
+{
+    ofs_check_init("shmem_query_thread");
+    if (provided)
+        *provided = ofs_g.thread_level;
+}
+OFS_WEAK_ALIAS(shmem_query_thread)
+
+OFS_API void pshmem_finalize(void)
+{
+    ofs_finalize();
+}
+OFS_WEAK_ALIAS(shmem_finalize)
+
+OFS_API void pshmem_global_exit(int status)
+{
+    ofs_global_exit(status);
+}
+OFS_WEAK_ALIAS(shmem_global_exit)
+
+OFS_API int pshmem_my_pe(void)
+{
+    ofs_check_init("shmem_my_pe");
+    return ofs_g.my_pe;
+}
+OFS_WEAK_ALIAS(shmem_my_pe)
+
+OFS_API int pshmem_n_pes(void)
+{
+    ofs_check_init("shmem_n_pes");
+    return ofs_g.n_pes;
+}
+OFS_WEAK_ALIAS(shmem_n_pes)
+
+OFS_API int pshmem_pe_accessible(int pe)
+{
+    ofs_check_init("shmem_pe_accessible");
+    return pe >= 0 && pe < ofs_g.n_pes;
+}
+OFS_WEAK_ALIAS(shmem_pe_accessible)
+
+OFS_API int pshmem_addr_accessible(const void *addr, int pe)
+{
+    size_t off;
+    ofs_check_init("shmem_addr_accessible");
+    return pe >= 0 && pe < ofs_g.n_pes && heap_seg_of(addr, 1, &off) >= 0;
+}
+OFS_WEAK_ALIAS(shmem_addr_accessible)
+
+OFS_API void *pshmem_ptr(const void *dest, int pe)
+{
+    size_t off;
+    ofs_check_init("shmem_ptr");
+    ofs_check_pe("shmem_ptr", pe);
+    if (heap_seg_of(dest, 1, &off) < 0)
+        return NULL;
+    return comm_ptr(dest, pe);
+}
+OFS_WEAK_ALIAS(shmem_ptr)
+
+OFS_API void pshmem_info_get_version(int *major, int *minor)
+{
+    if (major)
+        *major = SHMEM_MAJOR_VERSION;
+    if (minor)
+        *minor = SHMEM_MINOR_VERSION;
+}
+OFS_WEAK_ALIAS(shmem_info_get_version)
+
+OFS_API void pshmem_info_get_name(char *name)
+{
+    if (name)
+        snprintf(name, SHMEM_MAX_NAME_LEN, "%s", SHMEM_VENDOR_STRING);
+}
+OFS_WEAK_ALIAS(shmem_info_get_name)
+
+OFS_API void pshmem_barrier_all(void)
+{
+    ofs_check_init("shmem_barrier_all");
+    coll_barrier_all();
+}
+OFS_WEAK_ALIAS(shmem_barrier_all)
+
+OFS_API void pshmem_sync_all(void)
+{
+    ofs_check_init("shmem_sync_all");
+    coll_sync_all();
+}
+OFS_WEAK_ALIAS(shmem_sync_all)
+
+OFS_API void pshmem_quiet(void)
+{
+    ofs_check_init("shmem_quiet");
+    comm_quiet(COMM_CTX_DEFAULT);
+}
+OFS_WEAK_ALIAS(shmem_quiet)
+
+OFS_API void pshmem_fence(void)
+{
+    ofs_check_init("shmem_fence");
+    comm_fence(COMM_CTX_DEFAULT);
+}
+OFS_WEAK_ALIAS(shmem_fence)
+
+/* deprecated forms */
+OFS_API void pstart_pes(int npes)
+{
+    (void)npes;
+    pshmem_init();
+}
+OFS_WEAK_ALIAS(start_pes)
+
+OFS_API int p_my_pe(void)
+{
+    return pshmem_my_pe();
+}
+OFS_WEAK_ALIAS(_my_pe)
+
+OFS_API int p_num_pes(void)
+{
+    return pshmem_n_pes();
+}
+OFS_WEAK_ALIAS(_num_pes)

@@ -1,0 +1,270 @@
+/*
+ * The comm layer: one route per PE decided at init, contexts, and the fan-out of
+ * ordering/completion to every active transport.
+ *
+ * Routes: a same-node PE goes over shm unless SHMEM_LOCAL_TRANSPORT=ofi; every other
+ * PE over ofi.  Atomics have ONE executor per job (DESIGN rule 1): CPU atomics when
+ * every PE is reached over shm, the fabric for every atomic otherwise (self included),
+ * so CPU and provider atomics never mix on one word.
+ */
+#include "comm.h"
+#include "rt.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct comm_state comm_g = { .ctx_list_lock = PTHREAD_MUTEX_INITIALIZER };
+struct comm_ctx shmem_internal_ctx_default;
+
+static const struct transport_ops *const comm_tps[COMM_NTP] = {
+    [COMM_TP_SHM] = &shm_transport_ops,
+    [COMM_TP_OFI] = &ofi_transport_ops,
+};
+
+static ofs_status_t comm_routes(unsigned char *peers[COMM_NTP])
+{
+    const char *lt = ofs_g.params.LOCAL_TRANSPORT;
+    int local_shm, all_shm = 1;
+    int n = ofs_g.n_pes;
+
+    if (strcasecmp(lt, "shm") == 0) {
+        local_shm = 1;
+    } else if (strcasecmp(lt, "ofi") == 0) {
+        local_shm = 0;
+    } else {
+        ofs_log_error("SHMEM_LOCAL_TRANSPORT='%s' is not valid: use shm or ofi", lt);
+        return OFS_ERR_INVAL;
+    }
+    comm_g.rma = calloc(n, sizeof(*comm_g.rma));
+    comm_g.amo = calloc(n, sizeof(*comm_g.amo));
+    for (int t = 0; t < COMM_NTP; t++)
+        peers[t] = calloc(n, 1);
+    if (!comm_g.rma || !comm_g.amo || !peers[0] || !peers[1])
+        return OFS_ERR_NOMEM;
+    for (int pe = 0; pe < n; pe++) {
+        int t = (local_shm && ofs_g.node_of[pe] == ofs_g.node_of[ofs_g.my_pe]) ? COMM_TP_SHM
+                                                                                : COMM_TP_OFI;
+        comm_g.rma[pe] = comm_tps[t];
+        peers[t][pe] = 1;
+    }
+    /* one executor for atomics: is the whole job on one node, reached over shm? */
+    for (int pe = 0; pe < n; pe++)
+        if (!local_shm || ofs_g.node_of[pe] != ofs_g.node_of[0])
+            all_shm = 0;
+    comm_g.amo_cpu = all_shm;
+    for (int pe = 0; pe < n; pe++) {
+        comm_g.amo[pe] = comm_tps[all_shm ? COMM_TP_SHM : COMM_TP_OFI];
+        if (!all_shm)
+            peers[COMM_TP_OFI][pe] = 1;
+    }
+    for (int t = 0; t < COMM_NTP; t++)
+        for (int pe = 0; pe < n; pe++)
+            if (peers[t][pe])
+                comm_g.tp_active[t] = 1;
+    return OFS_OK;
+}
+
+static ofs_status_t comm_ctx_init(struct comm_ctx *ctx, long options, struct coll_team *team)
+{
+    memset(ctx, 0, sizeof(*ctx));
+    ctx->options = options;
+    ctx->team = team;
+    pthread_mutex_init(&ctx->lock, NULL);
+    for (int t = 0; t < COMM_NTP; t++) {
+        if (!comm_g.tp_active[t])
+            continue;
+        ofs_status_t st = comm_tps[t]->ctx_create(ctx);
+        if (st != OFS_OK) {
+            for (int u = 0; u < t; u++)
+                if (comm_g.tp_active[u])
+                    comm_tps[u]->ctx_destroy(ctx);
+            return st;
+        }
+    }
+    pthread_mutex_lock(&comm_g.ctx_list_lock);
+    ctx->next = comm_g.ctx_list;
+    comm_g.ctx_list = ctx;
+    pthread_mutex_unlock(&comm_g.ctx_list_lock);
+    return OFS_OK;
+}
+
+static void comm_ctx_fini(struct comm_ctx *ctx)
+{
+    pthread_mutex_lock(&comm_g.ctx_list_lock);
+    for (struct comm_ctx **pp = &comm_g.ctx_list; *pp; pp = &(*pp)->next) {
+        if (*pp == ctx) {
+            *pp = ctx->next;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&comm_g.ctx_list_lock);
+    for (int t = 0; t < COMM_NTP; t++)
+        if (comm_g.tp_active[t])
+            comm_tps[t]->ctx_destroy(ctx);
+    pthread_mutex_destroy(&ctx->lock);
+}
+
+ofs_status_t comm_init(void)
+{
+    unsigned char *peers[COMM_NTP] = { NULL, NULL };
+    ofs_status_t st;
+    int t;
+
+    st = comm_routes(peers);
+    for (t = 0; st == OFS_OK && t < COMM_NTP; t++) {
+        if (!comm_g.tp_active[t])
+            continue;
+        st = comm_tps[t]->init(peers[t]);
+        if (st != OFS_OK)
+            ofs_log_error("the %s transport failed to start: %s", comm_tps[t]->name,
+                          ofs_status_string(st));
+    }
+    /* every PE has published its segment names and transport addresses */
+    if (st == OFS_OK)
+        st = rt_exchange();
+    for (t = 0; st == OFS_OK && t < COMM_NTP; t++) {
+        if (!comm_g.tp_active[t])
+            continue;
+        st = comm_tps[t]->connect();
+        if (st != OFS_OK)
+            ofs_log_error("the %s transport failed to connect: %s", comm_tps[t]->name,
+                          ofs_status_string(st));
+    }
+    /* everybody has mapped everybody: the objects need no names any more */
+    if (st == OFS_OK)
+        st = rt_barrier();
+    heap_unlink();
+    if (st == OFS_OK)
+        st = comm_ctx_init(COMM_CTX_DEFAULT, 0, NULL);
+    for (t = 0; t < COMM_NTP; t++)
+        free(peers[t]);
+    if (st == OFS_OK) {
+        ofs_log_debug("routes: same-node PEs over %s, others over ofi; atomics by %s",
+                      ofs_g.params.LOCAL_TRANSPORT, comm_g.amo_cpu ? "the CPU" : "the fabric");
+    }
+    return st;
+}
+
+void comm_fini(void)
+{
+    comm_quiet_all();
+    while (comm_g.ctx_list)
+        comm_ctx_fini(comm_g.ctx_list);
+    for (int t = COMM_NTP - 1; t >= 0; t--) {
+        if (comm_g.tp_active[t])
+            comm_tps[t]->fini();
+        comm_g.tp_active[t] = 0;
+    }
+    free(comm_g.rma);
+    free(comm_g.amo);
+    comm_g.rma = comm_g.amo = NULL;
+}
+
+ofs_status_t comm_ctx_create(long options, struct coll_team *team, struct comm_ctx **ctx_p)
+{
+    struct comm_ctx *ctx = malloc(sizeof(*ctx));
+    ofs_status_t st;
+
+    if (!ctx)
+        return OFS_ERR_NOMEM;
+    st = comm_ctx_init(ctx, options, team);
+    if (st != OFS_OK) {
+        free(ctx);
+        return st;
+    }
+    *ctx_p = ctx;
+    return OFS_OK;
+}
+
+void comm_ctx_destroy(struct comm_ctx *ctx)
+{
+    if (ctx == COMM_CTX_DEFAULT)
+        return;
+    comm_quiet(ctx);
+    comm_ctx_fini(ctx);
+    free(ctx);
+}
+
+void comm_iput(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
+               ptrdiff_t src_stride, size_t nelems, size_t elem_size, int pe)
+{
+    const struct transport_ops *tp = comm_g.rma[pe];
+    size_t off;
+    int s;
+
+    if (nelems == 0)
+        return;
+    s = comm_seg(dst, 0, &off);
+    for (size_t i = 0; i < nelems; i++)
+        tp->put(ctx, s, off + (size_t)((ptrdiff_t)i * dst_stride) * elem_size,
+                (const char *)src + (ptrdiff_t)i * src_stride * (ptrdiff_t)elem_size, elem_size, pe);
+}
+
+void comm_iget(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
+               ptrdiff_t src_stride, size_t nelems, size_t elem_size, int pe)
+{
+    const struct transport_ops *tp = comm_g.rma[pe];
+    size_t off;
+    int s;
+
+    if (nelems == 0)
+        return;
+    s = comm_seg(src, 0, &off);
+    for (size_t i = 0; i < nelems; i++)
+        tp->get_nbi(ctx, (char *)dst + (ptrdiff_t)i * dst_stride * (ptrdiff_t)elem_size, s,
+                    off + (size_t)((ptrdiff_t)i * src_stride) * elem_size, elem_size, pe);
+    tp->quiet(ctx);
+}
+
+void comm_put_signal(struct comm_ctx *ctx, void *dst, const void *src, size_t len,
+                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, int nbi)
+{
+    size_t off, sig_off;
+    int s = comm_seg(dst, len, &off);
+    int ss = comm_seg(sig_addr, sizeof(uint64_t), &sig_off);
+
+    comm_g.rma[pe]->put_signal(ctx, s, off, src, len, ss, sig_off, signal, sig_op, pe, nbi);
+}
+
+void comm_fence(struct comm_ctx *ctx)
+{
+    for (int t = 0; t < COMM_NTP; t++)
+        if (comm_g.tp_active[t])
+            comm_tps[t]->fence(ctx);
+}
+
+void comm_quiet(struct comm_ctx *ctx)
+{
+    for (int t = 0; t < COMM_NTP; t++)
+        if (comm_g.tp_active[t])
+            comm_tps[t]->quiet(ctx);
+}
+
+void comm_quiet_all(void)
+{
+    pthread_mutex_lock(&comm_g.ctx_list_lock);
+    for (struct comm_ctx *c = comm_g.ctx_list; c; c = c->next)
+        comm_quiet(c);
+    pthread_mutex_unlock(&comm_g.ctx_list_lock);
+}
+
+void *comm_ptr(const void *addr, int pe)
+{
+    size_t off;
+    int s;
+
+    if (pe == ofs_g.my_pe)
+        return (void *)addr;
+    if (comm_g.rma[pe] != &shm_transport_ops)
+        return NULL;
+    s = heap_seg_of(addr, 1, &off);
+    return s < 0 ? NULL : shm_transport_ops.ptr(s, off, pe);
+}
+
+void comm_progress(void)
+{
+    for (int t = 0; t < COMM_NTP; t++)
+        if (comm_g.tp_active[t] && comm_tps[t]->progress)
+            comm_tps[t]->progress();
+}

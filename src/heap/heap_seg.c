@@ -1,0 +1,260 @@
+/*
+ * The two symmetric segments of a PE, each backed by a shared-memory object so that
+ * same-node peers can map them:
+ *   - the heap: an object of SHMEM_SYMMETRIC_SIZE (+ a small internal reserve) bytes;
+ *   - static data: the executable's writable PT_LOAD range after RELRO (.data, .bss),
+ *     copied into an object and mapped MAP_SHARED|MAP_FIXED over itself, so every
+ *     variable keeps its value and address.
+ * Objects are created O_EXCL, mode 0600, under per-job names with a random part, and
+ * unlinked by heap_unlink() as soon as every peer has mapped them.
+ */
+#define _GNU_SOURCE
+#include "heap.h"
+#include "rt.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#define HEAP_INTERNAL_RESERVE (8UL << 20) /* teams, collectives, locks */
+
+struct heap_state heap_g = { .seg = { { .fd = -1 }, { .fd = -1 } } };
+static int heap_linked[HEAP_NSEGS]; /* object still has a name */
+
+static size_t heap_page(void)
+{
+    static size_t pg;
+    if (!pg)
+        pg = (size_t)sysconf(_SC_PAGESIZE);
+    return pg;
+}
+
+static ofs_status_t heap_obj_create(int seg, size_t len, char *name, size_t namelen, int *fd_p)
+{
+    uint64_t rnd = 0;
+    int fd;
+
+    if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+        rnd = (uint64_t)getpid() * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(uintptr_t)&rnd;
+    snprintf(name, namelen, "/ofishmem-%s-%d-%c-%016llx", rt_job_id(), ofs_g.my_pe,
+             seg == HEAP_SEG_HEAP ? 'h' : 'd', (unsigned long long)rnd);
+    fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        ofs_log_error("shm_open(%s, O_CREAT|O_EXCL, 0600) failed: %m", name);
+        return OFS_ERR_IO;
+    }
+    heap_linked[seg] = 1;
+    if (ftruncate(fd, (off_t)len) != 0) {
+        ofs_log_error("ftruncate(%s, %zu) failed: %m", name, len);
+        close(fd);
+        shm_unlink(name);
+        heap_linked[seg] = 0;
+        return OFS_ERR_NOSPACE;
+    }
+    *fd_p = fd;
+    return OFS_OK;
+}
+
+/* Refuse a heap that the shared-memory file system cannot back: better a clear
+ * message now than SIGBUS on first touch. */
+static ofs_status_t heap_check_space(size_t len)
+{
+    struct statvfs sv;
+    const char *dir = ofs_g.params.SHM_DIR;
+    unsigned long long avail;
+
+    if (statvfs(dir, &sv) != 0)
+        return OFS_OK; /* cannot tell; shm_open will speak for itself */
+    avail = (unsigned long long)sv.f_bavail * sv.f_frsize;
+    if (len > avail) {
+        ofs_log_error("SHMEM_SYMMETRIC_SIZE=%ld needs %zu bytes of shared memory per PE but %s "
+                      "has only %llu bytes free: lower SHMEM_SYMMETRIC_SIZE or enlarge %s "
+                      "(e.g. docker run --shm-size)",
+                      ofs_g.params.SYMMETRIC_SIZE, len, dir, avail, dir);
+        return OFS_ERR_NOSPACE;
+    }
+    if ((unsigned long long)len * ofs_g.local_size > avail)
+        ofs_log_warn("%d PEs x SHMEM_SYMMETRIC_SIZE=%ld exceed the %llu bytes free in %s: "
+                     "a PE may be killed (SIGBUS) if the heaps fill up",
+                     ofs_g.local_size, ofs_g.params.SYMMETRIC_SIZE, avail, dir);
+    return OFS_OK;
+}
+
+static ofs_status_t heap_create_heap(void)
+{
+    struct heap_seg *sg = &heap_g.seg[HEAP_SEG_HEAP];
+    size_t pg = heap_page();
+    size_t len = ((size_t)ofs_g.params.SYMMETRIC_SIZE + HEAP_INTERNAL_RESERVE + pg - 1) & ~(pg - 1);
+    ofs_status_t st;
+    void *p;
+
+    if (ofs_g.params.SYMMETRIC_SIZE <= 0) {
+        ofs_log_error("SHMEM_SYMMETRIC_SIZE=%ld: the symmetric heap needs a positive size",
+                      ofs_g.params.SYMMETRIC_SIZE);
+        return OFS_ERR_INVAL;
+    }
+    st = heap_check_space(len);
+    if (st != OFS_OK)
+        return st;
+    st = heap_obj_create(HEAP_SEG_HEAP, len, sg->name, sizeof(sg->name), &sg->fd);
+    if (st != OFS_OK)
+        return st;
+    p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, sg->fd, 0);
+    if (p == MAP_FAILED) {
+        ofs_log_error("mmap of the %zu-byte symmetric heap failed: %m (SHMEM_SYMMETRIC_SIZE=%ld)",
+                      len, ofs_g.params.SYMMETRIC_SIZE);
+        return OFS_ERR_NOMEM;
+    }
+    sg->base = p;
+    sg->len = len;
+    return heap_alloc_init(p, len);
+}
+
+struct heap_range { uintptr_t start, end; };
+
+static int heap_phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    struct heap_range *r = arg;
+    uintptr_t relro_end = 0;
+    size_t pg = heap_page();
+
+    (void)size;
+    /* the first object is the executable */
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_GNU_RELRO)
+            relro_end = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+    }
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
+            continue;
+        uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+        uintptr_t e = s + ph->p_memsz;
+        if (relro_end > s && relro_end < e)
+            s = (relro_end + pg - 1) & ~(pg - 1);
+        else
+            s &= ~(pg - 1);
+        e = (e + pg - 1) & ~(pg - 1);
+        if (e > s) {
+            r->start = s;
+            r->end = e;
+        }
+    }
+    return 1; /* stop after the executable */
+}
+
+static ofs_status_t heap_remap_data(void)
+{
+    struct heap_range r = { 0, 0 };
+    char name[sizeof(heap_g.seg[0].name)];
+    int fd = -1;
+    size_t len;
+    void *copy, *p;
+    ofs_status_t st;
+
+    dl_iterate_phdr(heap_phdr_cb, &r);
+    if (r.end <= r.start) {
+        ofs_log_error("cannot find the executable's writable data segment");
+        return OFS_ERR_NOT_FOUND;
+    }
+    len = r.end - r.start;
+    st = heap_obj_create(HEAP_SEG_DATA, len, name, sizeof(name), &fd);
+    if (st != OFS_OK)
+        return st;
+    copy = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (copy == MAP_FAILED) {
+        ofs_log_error("mmap of %zu bytes for static data failed: %m", len);
+        close(fd);
+        return OFS_ERR_NOMEM;
+    }
+    /* From the copy to the remap nothing may write static data (ours included when
+     * linked statically): only locals until heap_g is set below. */
+    memcpy(copy, (void *)r.start, len);
+    p = mmap((void *)r.start, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+    munmap(copy, len);
+    if (p == MAP_FAILED) {
+        ofs_log_error("remapping static data [%p, %p) onto shared memory failed: %m",
+                      (void *)r.start, (void *)r.end);
+        close(fd);
+        return OFS_ERR_IO;
+    }
+    heap_g.seg[HEAP_SEG_DATA].base = (char *)r.start;
+    heap_g.seg[HEAP_SEG_DATA].len = len;
+    heap_g.seg[HEAP_SEG_DATA].fd = fd;
+    memcpy(heap_g.seg[HEAP_SEG_DATA].name, name, sizeof(name));
+    return OFS_OK;
+}
+
+ofs_status_t heap_init(void)
+{
+    ofs_status_t st;
+
+    st = heap_remap_data();
+    if (st == OFS_OK)
+        st = heap_create_heap();
+    for (int s = 0; st == OFS_OK && s < HEAP_NSEGS; s++) {
+        char key[16];
+        snprintf(key, sizeof(key), "ofs.seg%d", s);
+        st = rt_kv_put(key, heap_g.seg[s].name, sizeof(heap_g.seg[s].name));
+    }
+    if (st != OFS_OK)
+        heap_unlink();
+    return st;
+}
+
+ofs_status_t heap_peer_name(int pe, int seg, char *name, size_t len)
+{
+    char key[16];
+    char buf[sizeof(heap_g.seg[0].name)];
+    ofs_status_t st;
+
+    snprintf(key, sizeof(key), "ofs.seg%d", seg);
+    if (pe == ofs_g.my_pe) {
+        snprintf(name, len, "%s", heap_g.seg[seg].name);
+        return OFS_OK;
+    }
+    st = rt_kv_get(pe, key, buf, sizeof(buf));
+    if (st == OFS_OK)
+        snprintf(name, len, "%s", buf);
+    return st;
+}
+
+void heap_unlink(void)
+{
+    for (int s = 0; s < HEAP_NSEGS; s++) {
+        if (heap_linked[s]) {
+            shm_unlink(heap_g.seg[s].name);
+            heap_linked[s] = 0;
+        }
+    }
+}
+
+void heap_fini(void)
+{
+    struct heap_seg *h = &heap_g.seg[HEAP_SEG_HEAP];
+
+    heap_unlink();
+    heap_alloc_fini();
+    if (h->base) {
+        munmap(h->base, h->len);
+        h->base = NULL;
+        h->len = 0;
+    }
+    /* static data stays mapped (the program still uses it); the object dies with us */
+    for (int s = 0; s < HEAP_NSEGS; s++) {
+        if (heap_g.seg[s].fd >= 0) {
+            close(heap_g.seg[s].fd);
+            heap_g.seg[s].fd = -1;
+        }
+    }
+}

@@ -1,0 +1,1 @@
+libsma_core_la_SOURCES += src/runtime/rt_pmix.c

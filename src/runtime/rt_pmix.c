@@ -1,0 +1,318 @@
+/*
+ * The PMIx runtime: rank, size, locality, key/value exchange, fence, abort.
+ * Without a launcher (no PMIX_RANK/PMIX_NAMESPACE in the environment, or
+ * PMIx_Init failing) the program runs as a one-PE singleton.
+ */
+#include "rt.h"
+
+#include <pmix.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct rt_state {
+    int pmix_up;            /* PMIx_Init succeeded */
+    pmix_proc_t myproc;
+    char job_id[32];
+    /* singleton key/value store: our own puts */
+    struct rt_kv { char key[64]; void *val; size_t len; struct rt_kv *next; } *local_kv;
+};
+static struct rt_state rt;
+
+static int rt_cmp_int(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+static ofs_status_t rt_get_u32(const pmix_proc_t *proc, const char *key, uint32_t *out_p)
+{
+    pmix_value_t *val = NULL;
+    pmix_status_t rc = PMIx_Get(proc, key, NULL, 0, &val);
+
+    if (rc != PMIX_SUCCESS || !val)
+        return OFS_ERR_RUNTIME;
+    switch (val->type) {
+    case PMIX_UINT32: *out_p = val->data.uint32; break;
+    case PMIX_UINT16: *out_p = val->data.uint16; break;
+    case PMIX_INT: *out_p = (uint32_t)val->data.integer; break;
+    case PMIX_UINT64: *out_p = (uint32_t)val->data.uint64; break;
+    default: PMIX_VALUE_RELEASE(val); return OFS_ERR_RUNTIME;
+    }
+    PMIX_VALUE_RELEASE(val);
+    return OFS_OK;
+}
+
+/* Ranks on my node from PMIX_LOCAL_PEERS ("0,1,2"). */
+static ofs_status_t rt_local_peers(int **pes_p, int *n_p)
+{
+    pmix_proc_t wild;
+    pmix_value_t *val = NULL;
+    int *pes, n = 0, cap = 16;
+    char *s, *save = NULL, *tok;
+
+    PMIX_PROC_CONSTRUCT(&wild);
+    PMIX_LOAD_PROCID(&wild, rt.myproc.nspace, PMIX_RANK_WILDCARD);
+    if (PMIx_Get(&wild, PMIX_LOCAL_PEERS, NULL, 0, &val) != PMIX_SUCCESS || !val ||
+        val->type != PMIX_STRING) {
+        if (val)
+            PMIX_VALUE_RELEASE(val);
+        return OFS_ERR_RUNTIME;
+    }
+    pes = malloc(cap * sizeof(int));
+    s = strdup(val->data.string);
+    PMIX_VALUE_RELEASE(val);
+    if (!pes || !s) {
+        free(pes);
+        free(s);
+        return OFS_ERR_NOMEM;
+    }
+    for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (n == cap) {
+            int *np = realloc(pes, 2 * cap * sizeof(int));
+            if (!np) {
+                free(pes);
+                free(s);
+                return OFS_ERR_NOMEM;
+            }
+            pes = np;
+            cap *= 2;
+        }
+        pes[n++] = atoi(tok);
+    }
+    free(s);
+    qsort(pes, n, sizeof(int), rt_cmp_int);
+    *pes_p = pes;
+    *n_p = n;
+    return OFS_OK;
+}
+
+/* node_of[] and local_pes from real locality (node id = lowest rank on the node),
+ * then split by SHMEM_SIM_PES_PER_NODE when set. */
+static ofs_status_t rt_locality(int *real_local, int n_real)
+{
+    int my_node = real_local[0];
+    int sim = (int)ofs_g.params.SIM_PES_PER_NODE;
+    ofs_status_t st;
+
+    ofs_g.node_of = malloc(ofs_g.n_pes * sizeof(int));
+    ofs_g.local_pes = malloc(ofs_g.n_pes * sizeof(int));
+    if (!ofs_g.node_of || !ofs_g.local_pes)
+        return OFS_ERR_NOMEM;
+    if (rt.pmix_up) {
+        st = rt_kv_put("ofs.node", &my_node, sizeof(my_node));
+        if (st == OFS_OK)
+            st = rt_exchange();
+        for (int pe = 0; st == OFS_OK && pe < ofs_g.n_pes; pe++)
+            st = rt_kv_get(pe, "ofs.node", &ofs_g.node_of[pe], sizeof(int));
+        if (st != OFS_OK)
+            return st;
+    } else {
+        ofs_g.node_of[0] = 0;
+    }
+    (void)n_real;
+    if (sim > 0) {
+        /* a simulated node is a block of sim PEs, inside a real node */
+        for (int pe = 0; pe < ofs_g.n_pes; pe++)
+            ofs_g.node_of[pe] = ofs_g.node_of[pe] * ofs_g.n_pes + pe / sim;
+    }
+    ofs_g.local_size = 0;
+    for (int pe = 0; pe < ofs_g.n_pes; pe++) {
+        if (ofs_g.node_of[pe] == ofs_g.node_of[ofs_g.my_pe]) {
+            if (pe == ofs_g.my_pe)
+                ofs_g.local_rank = ofs_g.local_size;
+            ofs_g.local_pes[ofs_g.local_size++] = pe;
+        }
+    }
+    return OFS_OK;
+}
+
+ofs_status_t rt_init(void)
+{
+    pmix_status_t rc;
+    int *local = NULL, n_local = 0;
+    ofs_status_t st;
+
+    if (!getenv("PMIX_RANK") && !getenv("PMIX_NAMESPACE")) {
+        rt.pmix_up = 0;
+    } else {
+        rc = PMIx_Init(&rt.myproc, NULL, 0);
+        if (rc != PMIX_SUCCESS) {
+            ofs_log_warn("PMIx_Init failed (%s); running as a single PE", PMIx_Error_string(rc));
+            rt.pmix_up = 0;
+        } else {
+            rt.pmix_up = 1;
+        }
+    }
+
+    if (!rt.pmix_up) {
+        unsigned long r = (unsigned long)getpid() ^ ((unsigned long)time(NULL) << 16);
+        ofs_g.singleton = 1;
+        ofs_g.my_pe = 0;
+        ofs_g.n_pes = 1;
+        snprintf(rt.job_id, sizeof(rt.job_id), "s%lx", r);
+        local = malloc(sizeof(int));
+        if (!local)
+            return OFS_ERR_NOMEM;
+        local[0] = 0;
+        n_local = 1;
+    } else {
+        pmix_proc_t wild;
+        uint32_t size;
+        unsigned long h = 5381;
+
+        PMIX_PROC_CONSTRUCT(&wild);
+        PMIX_LOAD_PROCID(&wild, rt.myproc.nspace, PMIX_RANK_WILDCARD);
+        if (rt_get_u32(&wild, PMIX_JOB_SIZE, &size) != OFS_OK) {
+            ofs_log_error("PMIx_Get(PMIX_JOB_SIZE) failed");
+            return OFS_ERR_RUNTIME;
+        }
+        ofs_g.my_pe = (int)rt.myproc.rank;
+        ofs_g.n_pes = (int)size;
+        for (const char *c = rt.myproc.nspace; *c; c++)
+            h = h * 33 + (unsigned char)*c;
+        snprintf(rt.job_id, sizeof(rt.job_id), "%lx", h & 0xffffffffffUL);
+        st = rt_local_peers(&local, &n_local);
+        if (st != OFS_OK) {
+            ofs_log_error("PMIx_Get(PMIX_LOCAL_PEERS) failed: cannot tell which PEs share a node");
+            return st;
+        }
+    }
+    st = rt_locality(local, n_local);
+    free(local);
+    return st;
+}
+
+void rt_finalize(void)
+{
+    while (rt.local_kv) {
+        struct rt_kv *kv = rt.local_kv;
+        rt.local_kv = kv->next;
+        free(kv->val);
+        free(kv);
+    }
+    free(ofs_g.node_of);
+    free(ofs_g.local_pes);
+    ofs_g.node_of = NULL;
+    ofs_g.local_pes = NULL;
+    if (rt.pmix_up) {
+        PMIx_Finalize(NULL, 0);
+        rt.pmix_up = 0;
+    }
+}
+
+ofs_status_t rt_kv_put(const char *key, const void *val, size_t len)
+{
+    if (rt.pmix_up) {
+        pmix_value_t v;
+        pmix_status_t rc;
+
+        PMIX_VALUE_CONSTRUCT(&v);
+        v.type = PMIX_BYTE_OBJECT;
+        v.data.bo.bytes = (char *)val;
+        v.data.bo.size = len;
+        rc = PMIx_Put(PMIX_GLOBAL, key, &v);
+        if (rc != PMIX_SUCCESS) {
+            ofs_log_error("PMIx_Put(%s, %zu bytes) failed: %s", key, len, PMIx_Error_string(rc));
+            return OFS_ERR_RUNTIME;
+        }
+        return OFS_OK;
+    } else {
+        struct rt_kv *kv = calloc(1, sizeof(*kv));
+        if (!kv || !(kv->val = malloc(len ? len : 1))) {
+            free(kv);
+            return OFS_ERR_NOMEM;
+        }
+        snprintf(kv->key, sizeof(kv->key), "%s", key);
+        memcpy(kv->val, val, len);
+        kv->len = len;
+        kv->next = rt.local_kv;
+        rt.local_kv = kv;
+        return OFS_OK;
+    }
+}
+
+ofs_status_t rt_exchange(void)
+{
+    pmix_info_t info;
+    bool collect = true;
+    pmix_status_t rc;
+
+    if (!rt.pmix_up)
+        return OFS_OK;
+    rc = PMIx_Commit();
+    if (rc != PMIX_SUCCESS) {
+        ofs_log_error("PMIx_Commit failed: %s", PMIx_Error_string(rc));
+        return OFS_ERR_RUNTIME;
+    }
+    PMIX_INFO_CONSTRUCT(&info);
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    rc = PMIx_Fence(NULL, 0, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc != PMIX_SUCCESS) {
+        ofs_log_error("PMIx_Fence (with data) failed: %s", PMIx_Error_string(rc));
+        return OFS_ERR_RUNTIME;
+    }
+    return OFS_OK;
+}
+
+ofs_status_t rt_kv_get(int pe, const char *key, void *val, size_t len)
+{
+    if (rt.pmix_up) {
+        pmix_proc_t proc;
+        pmix_value_t *v = NULL;
+        pmix_status_t rc;
+
+        PMIX_PROC_CONSTRUCT(&proc);
+        PMIX_LOAD_PROCID(&proc, rt.myproc.nspace, (pmix_rank_t)pe);
+        rc = PMIx_Get(&proc, key, NULL, 0, &v);
+        if (rc != PMIX_SUCCESS || !v) {
+            ofs_log_error("PMIx_Get(PE %d, %s) failed: %s", pe, key, PMIx_Error_string(rc));
+            return OFS_ERR_RUNTIME;
+        }
+        if (v->type != PMIX_BYTE_OBJECT || v->data.bo.size != len) {
+            ofs_log_error("PMIx_Get(PE %d, %s): expected %zu bytes, got type %d size %zu", pe, key,
+                          len, (int)v->type, (size_t)v->data.bo.size);
+            PMIX_VALUE_RELEASE(v);
+            return OFS_ERR_RUNTIME;
+        }
+        memcpy(val, v->data.bo.bytes, len);
+        PMIX_VALUE_RELEASE(v);
+        return OFS_OK;
+    }
+    for (struct rt_kv *kv = rt.local_kv; kv; kv = kv->next) {
+        if (pe == 0 && strcmp(kv->key, key) == 0 && kv->len == len) {
+            memcpy(val, kv->val, len);
+            return OFS_OK;
+        }
+    }
+    return OFS_ERR_NOT_FOUND;
+}
+
+ofs_status_t rt_barrier(void)
+{
+    pmix_status_t rc;
+
+    if (!rt.pmix_up)
+        return OFS_OK;
+    rc = PMIx_Fence(NULL, 0, NULL, 0);
+    if (rc != PMIX_SUCCESS) {
+        ofs_log_error("PMIx_Fence failed: %s", PMIx_Error_string(rc));
+        return OFS_ERR_RUNTIME;
+    }
+    return OFS_OK;
+}
+
+void rt_abort(int code, const char *msg)
+{
+    if (rt.pmix_up)
+        PMIx_Abort(code, msg, NULL, 0);
+    /* PMIx_Abort normally does not return; when it does, leave anyway */
+    _exit(code);
+}
+
+const char *rt_job_id(void)
+{
+    return rt.job_id;
+}

@@ -1,0 +1,1 @@
+libsma_core_la_SOURCES += src/transport/ofi/ofi.c

@@ -1,0 +1,65 @@
+/* ofishmem_info: version, build configuration, libfabric providers, parameters. */
+#include "ofs.h"
+
+#include <rdma/fabric.h>
+#include <stdio.h>
+#include <string.h>
+
+static void info_providers(void)
+{
+    struct fi_info *hints = fi_allocinfo(), *list = NULL;
+    const char *seen[64];
+    int nseen = 0;
+
+    if (!hints)
+        return;
+    hints->caps = FI_RMA;
+    hints->ep_attr->type = FI_EP_RDM;
+    hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY |
+                                  FI_MR_LOCAL | FI_MR_ENDPOINT;
+    printf("libfabric:\n  version %u.%u (header %u.%u)\n", FI_MAJOR(fi_version()),
+           FI_MINOR(fi_version()), FI_MAJOR_VERSION, FI_MINOR_VERSION);
+    if (fi_getinfo(FI_VERSION(1, 5), NULL, NULL, 0, hints, &list) != 0) {
+        printf("  providers with RMA on RDM endpoints: none found\n");
+    } else {
+        printf("  providers with RMA on RDM endpoints:");
+        for (struct fi_info *i = list; i; i = i->next) {
+            const char *p = i->fabric_attr->prov_name;
+            int dup = 0;
+            for (int k = 0; k < nseen; k++)
+                dup |= strcmp(seen[k], p) == 0;
+            if (dup || nseen == 64)
+                continue;
+            seen[nseen++] = p;
+            printf(" %s%s", p, (i->caps & FI_ATOMIC) ? "(atomics)" : "");
+        }
+        printf("\n");
+    }
+    fi_freeinfo(list);
+    fi_freeinfo(hints);
+}
+
+int main(int argc, char **argv)
+{
+    int params_only = argc > 1 && strcmp(argv[1], "--params") == 0;
+
+    if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+        printf("usage: ofishmem_info [--params]\n"
+               "Prints the version, build configuration, libfabric providers found and every\n"
+               "runtime parameter (environment variable) with its default and help.\n");
+        return 0;
+    }
+    if (!params_only) {
+        printf("ofishmem %s, OpenSHMEM 1.5\n", PACKAGE_VERSION);
+        printf("configure arguments: %s\n", OFS_CONFIGURE_ARGS);
+#ifdef OFS_ERROR_CHECKING
+        printf("argument checking: on\n");
+#else
+        printf("argument checking: off\n");
+#endif
+        info_providers();
+        printf("runtime parameters (variable, type, default, help):\n");
+    }
+    ofs_env_print(stdout, NULL);
+    return 0;
+}

@@ -1,0 +1,100 @@
+/*
+ * Library start-up and shut-down, in one place and one order:
+ *   env -> runtime -> heap -> comm (transports) -> collectives
+ * Finalize runs it backwards.  A failed init leaves the first error in ofs_g so a
+ * second shmem_init can report it.
+ */
+#include "ofs.h"
+#include "rt.h"
+#include "heap.h"
+#include "comm.h"
+#include "coll.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct ofs_state ofs_g;
+
+static void init_print_info(void)
+{
+    if (ofs_g.my_pe != 0)
+        return;
+    if (ofs_g.params.VERSION || ofs_g.params.INFO)
+        printf("ofishmem %s (OpenSHMEM 1.5)\n", PACKAGE_VERSION);
+    if (ofs_g.params.INFO) {
+        printf("ofishmem runtime parameters (name, type, value, help):\n");
+        ofs_env_print(stdout, &ofs_g.params);
+    }
+    fflush(stdout);
+}
+
+ofs_status_t ofs_init(int requested_thread_level)
+{
+    char err[512];
+    ofs_status_t st;
+
+    if (ofs_g.initialized)
+        return OFS_OK;
+    if (ofs_g.init_error) {
+        ofs_log_error("shmem_init: an earlier shmem_init failed (%s); cannot initialise again",
+                      ofs_status_string(ofs_g.init_error));
+        return ofs_g.init_error;
+    }
+    st = ofs_env_parse(&ofs_g.params, err, sizeof(err));
+    if (st != OFS_OK) {
+        ofs_log_error("shmem_init: %s", err);
+        goto err;
+    }
+    st = rt_init();
+    if (st != OFS_OK)
+        goto err;
+    st = heap_init();
+    if (st != OFS_OK)
+        goto err_rt;
+    st = comm_init();
+    if (st != OFS_OK)
+        goto err_heap;
+    ofs_g.thread_level = requested_thread_level;
+    ofs_g.initialized = 1;
+    st = coll_init();
+    if (st != OFS_OK)
+        goto err_comm;
+    init_print_info();
+    return OFS_OK;
+
+err_comm:
+    ofs_g.initialized = 0;
+    comm_fini();
+err_heap:
+    heap_fini();
+err_rt:
+    /* other PEs may be waiting in a fence: take the job down rather than hang */
+    ofs_g.init_error = st;
+    ofs_fatal(1, "shmem_init failed: %s", ofs_status_string(st));
+err:
+    ofs_g.init_error = st;
+    return st;
+}
+
+void ofs_finalize(void)
+{
+    if (!ofs_g.initialized || ofs_g.finalized)
+        return;
+    coll_barrier_all();
+    coll_fini();
+    comm_fini();
+    /* nobody touches our memory after this */
+    rt_barrier();
+    heap_fini();
+    rt_finalize();
+    ofs_g.finalized = 1;
+    ofs_g.initialized = 0;
+}
+
+void ofs_global_exit(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    heap_unlink();
+    rt_abort(status, "shmem_global_exit");
+}

@@ -1,0 +1,11 @@
+# Tests: unit (no launcher), functional (through oshrun), paths (variants.txt).
+# `make check` builds check_PROGRAMS and runs test/run-tests.sh over test/lists/*.list.
+EXTRA_DIST += test/run-tests.sh test/lists
+TEST_LDADD = libsma.la
+UNIT_LDADD = libsma_core.la
+
+check-local: $(check_PROGRAMS)
+	srcdir=$(srcdir) builddir=$(abs_builddir) $(SHELL) $(srcdir)/test/run-tests.sh
+
+include test/unit/local.mk
+include test/functional/local.mk
