@@ -12,6 +12,6 @@ mkdir -p _build && cd _build
 make -j"$(nproc)"
 make install
 cd ..
-"$PREFIX/bin/oshcc" -o _build/hello test/functional/hello.c
+"$PREFIX/bin/oshcc" -o _build/hello examples/hello.c
 "$PREFIX/bin/oshrun" -n 4 _build/hello | sort
 echo "ofishmem is installed in $PREFIX: export PATH=$PREFIX/bin:\$PATH MANPATH=$PREFIX/share/man:\$MANPATH"

@@ -1,0 +1,40 @@
+/* A program that fails on purpose, for the failure tests.  argv[1] is the mode:
+ *   ok              barrier, finalize, exit 0
+ *   global_exit     PE 1 calls shmem_global_exit(3) while the others wait in a barrier
+ *   kill            PE 1 kills itself with SIGKILL while the others wait in a barrier
+ *   exit_early      PE 1 exits(0) without shmem_finalize while the others wait
+ *   segv            PE 1 dereferences NULL while the others wait
+ *   init_twice      every PE calls shmem_init twice and finalizes (must work)
+ */
+#include <shmem.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "ok";
+
+    shmem_init();
+    if (strcmp(mode, "init_twice") == 0)
+        shmem_init();
+    int me = shmem_my_pe(), victim = shmem_n_pes() > 1 ? 1 : 0;
+    shmem_barrier_all();
+    if (me == victim) {
+        if (strcmp(mode, "global_exit") == 0)
+            shmem_global_exit(3);
+        if (strcmp(mode, "kill") == 0)
+            raise(SIGKILL);
+        if (strcmp(mode, "exit_early") == 0)
+            exit(0);
+        if (strcmp(mode, "segv") == 0) {
+            volatile int *p = NULL;
+            *p = 1;
+        }
+    }
+    shmem_barrier_all();
+    shmem_finalize();
+    return 0;
+}
