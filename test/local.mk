@@ -10,3 +10,4 @@ check-local: $(check_PROGRAMS)
 include test/unit/local.mk
 include test/functional/local.mk
 include test/reliability/local.mk
+include test/multinode/local.mk

@@ -10,6 +10,7 @@
 #
 # Environment: TEST_FILTER (regex on names), TEST_TIMEOUT (seconds, default 180),
 # TEST_VARIANTS (regex on variant names), OSHRUN (launcher script).
+# A test that exits 77 is skipped; its last output line says why.
 set -u
 srcdir=$(cd "${srcdir:-.}" && pwd)
 export SRCDIR=$srcdir
@@ -23,6 +24,7 @@ mkdir -p "$logdir"
 
 pass=0
 fail=0
+skip=0
 failed=()
 
 trim() { local s="$*"; s="${s#"${s%%[![:space:]]*}"}"; printf '%s' "${s%"${s##*[![:space:]]}"}"; }
@@ -39,7 +41,10 @@ run_one() { # name npes env cmd
     fi
     rc=$?
     local ms=$(( ($(date +%s%N) - start) / 1000000 ))
-    if [ $rc -eq 0 ]; then
+    if [ $rc -eq 77 ]; then
+        skip=$((skip + 1))
+        printf 'SKIP: %-60s (%s)\n' "$name" "$(tail -n 1 "$log")"
+    elif [ $rc -eq 0 ]; then
         pass=$((pass + 1))
         printf 'PASS: %-60s %6d ms\n' "$name" "$ms"
     else
@@ -87,5 +92,9 @@ if [ $fail -gt 0 ]; then
     echo "Failed tests:"
     for f in "${failed[@]}"; do echo "  $f"; done
 fi
-echo "$pass passed, $fail failed"
+if [ $skip -gt 0 ]; then
+    echo "$pass passed, $fail failed, $skip skipped"
+else
+    echo "$pass passed, $fail failed"
+fi
 [ $fail -eq 0 ]
