@@ -8,4 +8,8 @@ sh scripts/install-deps.sh
 rm -rf _check && mkdir _check && cd _check
 ../configure
 make -j"$(nproc)"
+# the release tarball must build and install cleanly (its own unit tests only: the
+# full suite runs once, below)
+echo "check.sh: make distcheck (log in _check/distcheck.log)"
+make distcheck TEST_FILTER='^unit/' >distcheck.log 2>&1 || { tail -40 distcheck.log; exit 1; }
 make -s --no-print-directory check

@@ -7,4 +7,5 @@ install-exec-hook-oshcxx:
 uninstall-hook-oshcxx:
 	rm -f $(DESTDIR)$(bindir)/oshc++ $(DESTDIR)$(bindir)/oshcxx
 install_exec_hooks += install-exec-hook-oshcxx
+uninstall_hooks += uninstall-hook-oshcxx
 EXTRA_DIST += examples/hello.c

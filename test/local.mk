@@ -11,3 +11,7 @@ include test/unit/local.mk
 include test/functional/local.mk
 include test/reliability/local.mk
 include test/multinode/local.mk
+
+clean-local-testlogs:
+	rm -rf test/logs
+clean_local_hooks += clean-local-testlogs
