@@ -156,7 +156,7 @@ static int heap_phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
 static ofs_status_t heap_remap_data(void)
 {
     struct heap_range r = { 0, 0 };
-    char name[sizeof(heap_g.seg[0].name)];
+    char name[sizeof(heap_g.seg[0].name)] = { 0 }; /* published whole: no stray bytes */
     int fd = -1;
     size_t len;
     void *copy, *p;
