@@ -15,3 +15,4 @@ include test/multinode/local.mk
 clean-local-testlogs:
 	rm -rf test/logs
 clean_local_hooks += clean-local-testlogs
+include test/stress/local.mk
