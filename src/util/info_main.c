@@ -1,6 +1,7 @@
 /* ofishmem_info: version, build configuration, libfabric providers, parameters. */
 #include "ofs.h"
 
+#include <hwloc.h>
 #include <rdma/fabric.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +40,22 @@ static void info_providers(void)
     fi_freeinfo(hints);
 }
 
+static void info_topology(void)
+{
+    hwloc_topology_t topo;
+
+    if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0) {
+        printf("topology: unknown (hwloc failed)\n");
+        return;
+    }
+    printf("topology (hwloc %s): %d package(s), %d NUMA node(s), %d core(s), %d hardware thread(s)\n",
+           HWLOC_VERSION, hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE),
+           hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE),
+           hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE),
+           hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU));
+    hwloc_topology_destroy(topo);
+}
+
 int main(int argc, char **argv)
 {
     int params_only = argc > 1 && strcmp(argv[1], "--params") == 0;
@@ -57,6 +74,7 @@ int main(int argc, char **argv)
 #else
         printf("argument checking: off\n");
 #endif
+        info_topology();
         info_providers();
         printf("runtime parameters (variable, type, default, help):\n");
     }
