@@ -73,3 +73,6 @@ PEND_ASET(shmem_alltoall32)
 PEND_ASET(shmem_alltoall64)
 PEND_ASETS(shmem_alltoalls32)
 PEND_ASETS(shmem_alltoalls64)
+
+/* the predefined teams (src/coll defines them in the other branch) */
+struct coll_team shmem_internal_team_world, shmem_internal_team_shared;
