@@ -1,7 +1,8 @@
 m4_divert(-1)
-# ofishmem: the routines without a type, implemented by hand in src/api/*.c and
-# declared from here so that shmem.h and pshmem.h cannot disagree (m4 -P).
-m4_define(`MF_UNTYPED', `m4_dnl
+# ofishmem: the routines without a type, implemented by hand in src/api/*.c (and by
+# the teams/collectives branch), declared from here so that shmem.h and pshmem.h cannot
+# disagree (m4 -P).  Grouped for the man pages.
+m4_define(`MU_SETUP', `m4_dnl
 MD_DECL(`void', `init', `void')m4_dnl
 MD_DECL(`int', `init_thread', `int requested, int *provided')m4_dnl
 MD_DECL(`void', `query_thread', `int *provided')m4_dnl
@@ -15,18 +16,24 @@ MD_DECL(`void *', `ptr', `const void *dest, int pe')m4_dnl
 MD_DECL(`void', `info_get_version', `int *major, int *minor')m4_dnl
 MD_DECL(`void', `info_get_name', `char *name')m4_dnl
 MD_DECL(`void', `pcontrol', `const int level, ...')m4_dnl
+')
+m4_define(`MU_MEM', `m4_dnl
 MD_DECL(`void *', `malloc', `size_t size')m4_dnl
 MD_DECL(`void *', `calloc', `size_t count, size_t size')m4_dnl
 MD_DECL(`void *', `align', `size_t alignment, size_t size')m4_dnl
 MD_DECL(`void *', `realloc', `void *ptr, size_t size')m4_dnl
 MD_DECL(`void', `free', `void *ptr')m4_dnl
 MD_DECL(`void *', `malloc_with_hints', `size_t size, long hints')m4_dnl
+')
+m4_define(`MU_ORDER', `m4_dnl
 MD_DECL(`void', `barrier_all', `void')m4_dnl
 MD_DECL(`void', `sync_all', `void')m4_dnl
 MD_DECL(`void', `quiet', `void')m4_dnl
 MD_DECL(`void', `fence', `void')m4_dnl
 MD_DECL(`void', `ctx_quiet', `shmem_ctx_t ctx')m4_dnl
 MD_DECL(`void', `ctx_fence', `shmem_ctx_t ctx')m4_dnl
+')
+m4_define(`MU_TEAMS', `m4_dnl
 MD_DECL(`int', `ctx_create', `long options, shmem_ctx_t *ctx')m4_dnl
 MD_DECL(`void', `ctx_destroy', `shmem_ctx_t ctx')m4_dnl
 MD_DECL(`int', `ctx_get_team', `shmem_ctx_t ctx, shmem_team_t *team')m4_dnl
@@ -59,10 +66,16 @@ MD_DECL(`void', `alltoall32', `void *dest, const void *source, size_t nelems, in
 MD_DECL(`void', `alltoall64', `void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync')m4_dnl
 MD_DECL(`void', `alltoalls32', `void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync')m4_dnl
 MD_DECL(`void', `alltoalls64', `void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync')m4_dnl
+')
+m4_define(`MU_SIGNAL', `m4_dnl
 MD_DECL(`uint64_t', `signal_fetch', `const uint64_t *sig_addr')m4_dnl
 MD_DECL(`uint64_t', `signal_wait_until', `uint64_t *sig_addr, int cmp, uint64_t cmp_value')m4_dnl
+')
+m4_define(`MU_WAITDEPR', `m4_dnl
 MD_DECL(`void', `wait', `long *ivar, long cmp_value')m4_dnl
 MD_DECL(`void', `wait_until', `long *ivar, int cmp, long cmp_value')m4_dnl
+')
+m4_define(`MU_DEPR', `m4_dnl
 MD_DECLR(`void', `start_pes', `int npes')m4_dnl
 MD_DECLR(`int', `_my_pe', `void')m4_dnl
 MD_DECLR(`int', `_num_pes', `void')m4_dnl
@@ -71,4 +84,5 @@ MD_DECLR(`void', `shfree', `void *ptr')m4_dnl
 MD_DECLR(`void *', `shrealloc', `void *ptr, size_t size')m4_dnl
 MD_DECLR(`void *', `shmemalign', `size_t alignment, size_t size')m4_dnl
 ')
+m4_define(`MF_UNTYPED', `MU_SETUP`'MU_MEM`'MU_ORDER`'MU_TEAMS`'MU_SIGNAL`'MU_WAITDEPR`'MU_DEPR`'')
 m4_divert(0)m4_dnl
