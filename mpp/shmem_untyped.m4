@@ -84,5 +84,16 @@ MD_DECLR(`void', `shfree', `void *ptr')m4_dnl
 MD_DECLR(`void *', `shrealloc', `void *ptr, size_t size')m4_dnl
 MD_DECLR(`void *', `shmemalign', `size_t alignment, size_t size')m4_dnl
 ')
-m4_define(`MF_UNTYPED', `MU_SETUP`'MU_MEM`'MU_ORDER`'MU_TEAMS`'MU_SIGNAL`'MU_WAITDEPR`'MU_DEPR`'')
+# OpenSHMEM 1.6 routines that cost nothing here
+m4_define(`MU_V16', `m4_dnl
+MD_DECL(`void', `signal_add', `uint64_t *sig_addr, uint64_t signal, int pe')m4_dnl
+MD_DECL(`void', `ctx_signal_add', `shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe')m4_dnl
+MD_DECL(`void', `signal_set', `uint64_t *sig_addr, uint64_t signal, int pe')m4_dnl
+MD_DECL(`void', `ctx_signal_set', `shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe')m4_dnl
+MD_DECL(`int', `query_initialized', `int *initialized')m4_dnl
+MD_DECL(`void', `pe_quiet', `const int *target_pes, size_t npes')m4_dnl
+MD_DECL(`void', `ctx_pe_quiet', `shmem_ctx_t ctx, const int *target_pes, size_t npes')m4_dnl
+MD_DECL(`void *', `team_ptr', `shmem_team_t team, const void *dest, int pe')m4_dnl
+')
+m4_define(`MF_UNTYPED', `MU_SETUP`'MU_MEM`'MU_ORDER`'MU_TEAMS`'MU_SIGNAL`'MU_WAITDEPR`'MU_DEPR`'MU_V16`'')
 m4_divert(0)m4_dnl

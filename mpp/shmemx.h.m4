@@ -6,19 +6,7 @@ m4_changecom()m4_dnl
 
 #include <shmem.h>
 
-/* 1.6 names available today (cheap aliases of 1.5 behaviour) */
-#define SHMEMX_TEAM_INVALID SHMEM_TEAM_INVALID
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* 1.6: shmem_ctx_get_team spelled shmemx_; n_pes of a context's team */
-int shmemx_team_n_pes_ctx(shmem_ctx_t ctx);
-int pshmemx_team_n_pes_ctx(shmem_ctx_t ctx);
-
-#ifdef __cplusplus
-} /* extern "C" */
-#endif
+/* No extensions yet: the cheap OpenSHMEM 1.6 routines (shmem_signal_add/set,
+ * shmem_pe_quiet, shmem_team_ptr, shmem_query_initialized) are declared in shmem.h. */
 
 #endif /* SHMEMX_H */

@@ -21,3 +21,8 @@ EXTRA_DIST += test/abi/abi_names.sh test/abi/abi_symbols.sh test/abi/check_cxx.s
 test/functional/api_types.c: $(srcdir)/test/functional/api_types.c.m4 $(MPP_M4)
 	@$(MKDIR_P) test/functional
 	$(AM_V_GEN)$(MPP_M4_RUN) $(srcdir)/test/functional/api_types.c.m4 > $@.tmp && mv $@.tmp $@
+
+# benchmark, not a test (see its header)
+noinst_PROGRAMS += test/abi/bench_putmem
+test_abi_bench_putmem_LDADD = $(TEST_LDADD)
+EXTRA_DIST += test/abi/bench_putmem.c
