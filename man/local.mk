@@ -30,3 +30,11 @@ install-data-hook-api-man: $(API_MAN_NAMES)
 	    done; \
 	done
 install_data_hooks += install-data-hook-api-man
+uninstall-hook-api-man:
+	@for page in $(API_MAN_PAGES); do \
+	    for name in `cat man/man3/$$page.names`; do \
+	        [ "$$name" = "$$page" ] || rm -f $(DESTDIR)$(man3dir)/$$name.3; \
+	    done; \
+	done
+# prerequisites only (no recipe), so other parts can hang their own uninstall steps here
+uninstall-local: uninstall-hook-api-man
