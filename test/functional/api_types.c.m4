@@ -26,9 +26,10 @@ static void test_rma_$1(void)
     shmem_$1_p(&rma_dst_$1[2], ($2)V(me + 3), right);
     shmem_$1_iput(&rma_dst_$1[3], rma_src_$1, 2, 1, 2, right); /* dst[3], dst[5] <- src[0], src[1] */
     shmem_ctx_$1_put_nbi(SHMEM_CTX_DEFAULT, &rma_dst_$1[6], &rma_src_$1[6], 2, right);
-    shmem_$1_put_signal(rma_sdst_$1, rma_src_$1, 8, &rma_sig_$1, 1, SHMEM_SIGNAL_ADD, right);
+    shmem_$1_put_signal(rma_sdst_$1, rma_src_$1, 4, &rma_sig_$1, 1, SHMEM_SIGNAL_ADD, right);
+    shmem_ctx_$1_put_signal_nbi(SHMEM_CTX_DEFAULT, rma_sdst_$1 + 4, rma_src_$1 + 4, 4, &rma_sig_$1, 1, SHMEM_SIGNAL_ADD, right);
     shmem_quiet();
-    shmem_uint64_wait_until(&rma_sig_$1, SHMEM_CMP_EQ, 1);
+    shmem_uint64_wait_until(&rma_sig_$1, SHMEM_CMP_EQ, 2);
     shmem_barrier_all();
     CHECK(rma_dst_$1[0] == ($2)V(left * 8 + 0) && rma_dst_$1[1] == ($2)V(left * 8 + 1));
     CHECK(rma_dst_$1[2] == ($2)V(left + 3));
@@ -68,8 +69,14 @@ static void test_amo_std_$1(void)
     shmem_quiet();
     CHECK(f == 0);
     CHECK(shmem_$1_atomic_fetch_add(&amo_$1[3], 1, right) == 4);
+    shmem_$1_atomic_fetch_inc_nbi(&f, &amo_$1[2], right);
+    shmem_quiet();
+    CHECK(f == 1);
+    shmem_ctx_$1_atomic_compare_swap_nbi(SHMEM_CTX_DEFAULT, &f, &amo_$1[1], 9, 11, right);
+    shmem_quiet();
+    CHECK(f == 9);
     shmem_barrier_all();
-    CHECK(amo_$1[0] == 3 && amo_$1[1] == 9 && amo_$1[2] == 1 && amo_$1[3] == 5);
+    CHECK(amo_$1[0] == 3 && amo_$1[1] == 11 && amo_$1[2] == 2 && amo_$1[3] == 5);
     shmem_barrier_all();
 }
 ')
@@ -88,6 +95,10 @@ static void test_amo_ext_$1(void)
     shmem_$1_atomic_fetch_nbi(&f, &amoe_$1[1], right);
     shmem_quiet();
     CHECK(f == 7);
+    shmem_ctx_$1_atomic_swap_nbi(SHMEM_CTX_DEFAULT, &f, &amoe_$1[1], 8, right);
+    shmem_quiet();
+    CHECK(f == 7);
+    CHECK(shmem_ctx_$1_atomic_fetch(SHMEM_CTX_DEFAULT, &amoe_$1[1], right) == 8);
     shmem_barrier_all();
 }
 ')
@@ -95,7 +106,7 @@ m4_define(`T_AMO_BIT', `
 static $2 amob_$1[3];
 static void test_amo_bit_$1(void)
 {
-    $2 f = 0;
+    $2 f = 0, f2 = 0;
     amob_$1[0] = 0xF; amob_$1[1] = 0x1; amob_$1[2] = 0x3;
     shmem_barrier_all();
     shmem_$1_atomic_and(&amob_$1[0], 0x6, right);
@@ -103,8 +114,17 @@ static void test_amo_bit_$1(void)
     shmem_$1_atomic_fetch_xor_nbi(&f, &amob_$1[2], 0x1, right);
     shmem_quiet();
     CHECK(f == 0x3);
+    shmem_fence();
+    shmem_ctx_$1_atomic_or(SHMEM_CTX_DEFAULT, &amob_$1[1], 0x8, right);      /* 0xD */
+    shmem_$1_atomic_xor(&amob_$1[2], 0x4, right);                            /* 0x6 */
+    CHECK(shmem_$1_atomic_fetch_and(&amob_$1[0], 0xE, right) == 0x6);        /* 0x6 */
+    shmem_$1_atomic_fetch_or_nbi(&f2, &amob_$1[0], 0x1, right);              /* 0x7 */
+    shmem_ctx_$1_atomic_fetch_and_nbi(SHMEM_CTX_DEFAULT, &f, &amob_$1[1], 0x5, right); /* 0x5 */
+    shmem_quiet();
+    CHECK(f == 0xD && f2 == 0x6);
+    CHECK(shmem_$1_atomic_fetch_xor(&amob_$1[2], 0x0, right) == 0x6);
     shmem_barrier_all();
-    CHECK(amob_$1[0] == 0x6 && amob_$1[1] == 0x5 && amob_$1[2] == 0x2);
+    CHECK(amob_$1[0] == 0x7 && amob_$1[1] == 0x5 && amob_$1[2] == 0x6);
     shmem_barrier_all();
 }
 ')
