@@ -30,6 +30,8 @@ int main(int argc, char **argv)
         shmem_int_put_signal(target, local, 1, &sig, 1, 7, 0);
     else if (!strcmp(what, "ctx"))
         shmem_ctx_int_put(SHMEM_CTX_INVALID, target, local, 1, 0);
+    else if (!strcmp(what, "align")) /* needs SHMEM_DEBUG */
+        shmem_int_atomic_add((int *)((char *)target + 1), 1, 0);
     else if (!strcmp(what, "overlap"))
         shmem_int_put(target, target + 1, 2, shmem_my_pe()); /* needs SHMEM_DEBUG */
     shmem_finalize();
