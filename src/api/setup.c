@@ -152,3 +152,28 @@ OFS_API int p_num_pes(void)
     return pshmem_n_pes();
 }
 OFS_WEAK_ALIAS(_num_pes)
+
+OFS_API void pshmem_ctx_quiet(shmem_ctx_t ctx)
+{
+    ofs_check_init("shmem_ctx_quiet");
+    if (OFS_UNLIKELY(ctx == SHMEM_CTX_INVALID))
+        return; /* spec: a no-op on SHMEM_CTX_INVALID */
+    comm_quiet(ofs_ctx(ctx));
+}
+OFS_WEAK_ALIAS(shmem_ctx_quiet)
+
+OFS_API void pshmem_ctx_fence(shmem_ctx_t ctx)
+{
+    ofs_check_init("shmem_ctx_fence");
+    if (OFS_UNLIKELY(ctx == SHMEM_CTX_INVALID))
+        return;
+    comm_fence(ofs_ctx(ctx));
+}
+OFS_WEAK_ALIAS(shmem_ctx_fence)
+
+/* Profiling control: levels are advice to tools; the library has nothing to switch. */
+OFS_API void pshmem_pcontrol(const int level, ...)
+{
+    (void)level;
+}
+OFS_WEAK_ALIAS(shmem_pcontrol)

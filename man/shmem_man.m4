@@ -1,0 +1,470 @@
+m4_divert(-1)
+# ofishmem man pages (section 3), one per routine family, generated with m4 -P from the
+# same families and type table as shmem.h: NAME lists every routine of the family and
+# SYNOPSIS every prototype, so neither can drift from the header.
+# MAN_PAGE($1 page, $2 families, $3 one-line summary, $4 DESCRIPTION, $5 RETURN VALUES,
+#          $6 NOTES, $7 EXAMPLES, $8 SEE ALSO, $9 C11/C++ generic synopsis lines)
+m4_define(`MAN_PAGE', `.\" generated -- do not edit: made by m4 from man/shmem_man.m4 and mpp/shmem_types.m4
+.TH m4_translit(`$1', `a-z', `A-Z') 3 "2026" "ofishmem" "OpenSHMEM 1.5"
+.SH NAME
+m4_define(`MODE', `mannames')$2`'m4_dnl
+$1 \- $3
+.SH SYNOPSIS
+.nf
+.B #include <shmem.h>
+.sp
+m4_ifelse(`$9', `', `', `.I "C11 generic (C++ overloads), TYPE from the list of typed names below:"
+$9
+.sp
+')m4_dnl
+m4_define(`MODE', `proto')m4_define(`SHPRE', `')$2`'m4_dnl
+.fi
+.SH DESCRIPTION
+$4
+.SH RETURN VALUES
+$5
+.SH ERRORS
+With error checking enabled (the default; configure \-\-disable\-error\-checking removes it),
+a PE number out of range, an address that is not symmetric where the routine needs one,
+a NULL buffer with a nonzero length, an invalid context or team, or a call before
+.BR shmem_init (3)
+print one line naming the routine, the argument and its value, and end the job with a
+nonzero status.  With SHMEM_DEBUG set, overlapping source and destination on the calling PE
+and misaligned atomic targets are reported too.
+.SH NOTES
+$6
+Every routine shmem_X is also available as pshmem_X (declared in <pshmem.h>) for
+profiling tools.
+.SH EXAMPLES
+.nf
+$7
+.fi
+.SH SEE ALSO
+$8
+')
+
+m4_define(`RMA_ARGS', `.TP
+.I dest
+Symmetric destination (for put) or local destination (for get).
+.TP
+.I source
+Local source (for put) or symmetric source (for get).
+.TP
+.I nelems
+Number of elements (bytes for the mem forms; 8/16/32/64/128-bit units for the sized forms).
+.TP
+.I pe
+PE number of the remote PE, in SHMEM_TEAM_WORLD (or in the team of
+.I ctx
+when one is given).
+.TP
+.I ctx
+Communication context; the forms without it use SHMEM_CTX_DEFAULT.')
+
+m4_define(`PAGE_shmem_put', `MAN_PAGE(`shmem_put',
+`MT_RMA(`MF_PUT_T')MT_SIZED_MEM(`MF_PUT_S')',
+`copy data to a remote PE',
+`The put routines copy
+.I nelems
+elements from the local
+.I source
+to
+.I dest
+on PE
+.IR pe .
+They return once
+.I source
+may be reused; the data is delivered when
+.BR shmem_quiet (3)
+returns (or in order after
+.BR shmem_fence (3)).
+RMA_ARGS',
+`None.',
+`The typed forms exist for every standard RMA type; shmem_putmem counts bytes.',
+`static long dest[4];
+long src[4] = {1, 2, 3, 4};
+shmem_put(dest, src, 4, (shmem_my_pe() + 1) % shmem_n_pes());
+shmem_barrier_all();',
+`.BR shmem_get (3), shmem_p (3), shmem_put_nbi (3), shmem_iput (3), shmem_quiet (3)',
+`void shmem_put(TYPE *dest, const TYPE *source, size_t nelems, int pe);
+void shmem_put(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems, int pe);')')
+
+m4_define(`PAGE_shmem_get', `MAN_PAGE(`shmem_get',
+`MT_RMA(`MF_GET_T')MT_SIZED_MEM(`MF_GET_S')',
+`copy data from a remote PE',
+`The get routines copy
+.I nelems
+elements from symmetric
+.I source
+on PE
+.I pe
+to the local
+.IR dest ,
+and return when the data has arrived.
+RMA_ARGS',
+`None.',
+`shmem_getmem counts bytes.',
+`static int src[4];
+int loc[4];
+shmem_get(loc, src, 4, 0);',
+`.BR shmem_put (3), shmem_g (3), shmem_get_nbi (3), shmem_iget (3)',
+`void shmem_get(TYPE *dest, const TYPE *source, size_t nelems, int pe);
+void shmem_get(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems, int pe);')')
+
+m4_define(`PAGE_shmem_p', `MAN_PAGE(`shmem_p',
+`MT_RMA(`MF_P_T')',
+`store one element on a remote PE',
+`Writes
+.I value
+to symmetric
+.I dest
+on PE
+.IR pe ;
+delivery is completed by
+.BR shmem_quiet (3).',
+`None.', `', `static int flag;
+shmem_p(&flag, 1, 0);', `.BR shmem_put (3), shmem_g (3)',
+`void shmem_p(TYPE *dest, TYPE value, int pe);
+void shmem_p(shmem_ctx_t ctx, TYPE *dest, TYPE value, int pe);')')
+
+m4_define(`PAGE_shmem_g', `MAN_PAGE(`shmem_g',
+`MT_RMA(`MF_G_T')',
+`fetch one element from a remote PE',
+`Returns the value of symmetric
+.I source
+on PE
+.IR pe .',
+`The remote value.', `', `static long counter;
+long v = shmem_g(&counter, 0);', `.BR shmem_get (3), shmem_p (3)',
+`TYPE shmem_g(const TYPE *source, int pe);
+TYPE shmem_g(shmem_ctx_t ctx, const TYPE *source, int pe);')')
+
+m4_define(`PAGE_shmem_iput', `MAN_PAGE(`shmem_iput',
+`MT_RMA(`MF_IPUT_T')MT_SIZED(`MF_IPUT_S')',
+`strided copy to a remote PE',
+`Copies
+.I nelems
+elements taken every
+.I sst
+elements of
+.I source
+to every
+.I dst
+elements of symmetric
+.I dest
+on PE
+.IR pe .
+Strides are in elements and must be at least 1.',
+`None.', `', `static double dest[8];
+double src[4] = {1, 2, 3, 4};
+shmem_iput(dest, src, 2, 1, 4, 0);  /* dest[0], [2], [4], [6] */',
+`.BR shmem_iget (3), shmem_put (3)',
+`void shmem_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_iput(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);')')
+
+m4_define(`PAGE_shmem_iget', `MAN_PAGE(`shmem_iget',
+`MT_RMA(`MF_IGET_T')MT_SIZED(`MF_IGET_S')',
+`strided copy from a remote PE',
+`Copies
+.I nelems
+elements taken every
+.I sst
+elements of symmetric
+.I source
+on PE
+.I pe
+to every
+.I dst
+elements of the local
+.IR dest .',
+`None.', `', `static int src[8];
+int loc[4];
+shmem_iget(loc, src, 1, 2, 4, 0);  /* src[0], [2], [4], [6] */',
+`.BR shmem_iput (3), shmem_get (3)',
+`void shmem_iget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
+void shmem_iget(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);')')
+
+m4_define(`PAGE_shmem_put_nbi', `MAN_PAGE(`shmem_put_nbi',
+`MT_RMA(`MF_PUT_NBI_T')MT_SIZED_MEM(`MF_PUT_NBI_S')',
+`nonblocking copy to a remote PE',
+`Like
+.BR shmem_put (3)
+but may return before
+.I source
+can be reused: both buffers must stay untouched until
+.BR shmem_quiet (3)
+(or shmem_ctx_quiet on the same context) returns.
+RMA_ARGS',
+`None.', `', `shmem_putmem_nbi(dest, buf, len, pe);
+/* ... other work ... */
+shmem_quiet();',
+`.BR shmem_put (3), shmem_get_nbi (3), shmem_quiet (3)',
+`void shmem_put_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe);
+void shmem_put_nbi(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems, int pe);')')
+
+m4_define(`PAGE_shmem_get_nbi', `MAN_PAGE(`shmem_get_nbi',
+`MT_RMA(`MF_GET_NBI_T')MT_SIZED_MEM(`MF_GET_NBI_S')',
+`nonblocking copy from a remote PE',
+`Like
+.BR shmem_get (3)
+but returns at once;
+.I dest
+holds the data after
+.BR shmem_quiet (3)
+returns.
+RMA_ARGS',
+`None.', `', `shmem_getmem_nbi(buf, src, len, pe);
+shmem_quiet();',
+`.BR shmem_get (3), shmem_put_nbi (3), shmem_quiet (3)',
+`void shmem_get_nbi(TYPE *dest, const TYPE *source, size_t nelems, int pe);
+void shmem_get_nbi(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, size_t nelems, int pe);')')
+
+m4_define(`PAGE_shmem_put_signal', `MAN_PAGE(`shmem_put_signal',
+`MF_SIGNAL',
+`copy data and then update a signal on a remote PE',
+`Copies
+.I nelems
+elements like
+.BR shmem_put (3)
+and then updates the symmetric 64-bit
+.I sig_addr
+on PE
+.I pe
+with
+.I signal
+using
+.I sig_op
+(SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD).  A PE that sees the signal change (with
+.BR shmem_signal_wait_until (3)
+or
+.BR shmem_wait_until (3))
+also sees the data.  The _nbi forms return before
+.I source
+may be reused; complete them with
+.BR shmem_quiet (3).',
+`None.', `', `static long data[16];
+static uint64_t sig;
+shmem_put_signal(data, buf, 16, &sig, 1, SHMEM_SIGNAL_ADD, peer);
+/* on peer: */ shmem_signal_wait_until(&sig, SHMEM_CMP_GE, 1);',
+`.BR shmem_signal_fetch (3), shmem_signal_wait_until (3), shmem_put (3)',
+`void shmem_put_signal(TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void shmem_put_signal_nbi(TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+(and both with a leading shmem_ctx_t ctx)')')
+
+m4_define(`PAGE_shmem_signal_fetch', `MAN_PAGE(`shmem_signal_fetch',
+`MU_SIGNAL',
+`read or wait for a signal',
+`shmem_signal_fetch atomically reads the local symmetric signal
+.IR sig_addr .
+shmem_signal_wait_until blocks until the signal compares true with
+.I cmp_value
+under
+.I cmp
+(SHMEM_CMP_EQ, NE, GT, GE, LT, LE), backing off (yield, then short sleeps) rather than spinning.',
+`The value of the signal (after the wait condition held).', `', `uint64_t v = shmem_signal_wait_until(&sig, SHMEM_CMP_NE, 0);',
+`.BR shmem_put_signal (3), shmem_wait_until (3)', `')')
+
+m4_define(`PAGE_shmem_atomic_fetch_add', `MAN_PAGE(`shmem_atomic_fetch_add',
+`MT_AMO_STD(`MF_AMO_FADD')MT_AMO_STD(`MF_AMO_FINC')MT_AMO_STD(`MF_AMO_ADD')MT_AMO_STD(`MF_AMO_INC')',
+`atomic add and increment, with or without fetching',
+`Atomically add
+.I value
+(or 1, for the inc forms) to symmetric
+.I dest
+on PE
+.IR pe .
+The fetch forms return the previous value; the _nbi fetch forms store it in the local
+.I fetch
+once
+.BR shmem_quiet (3)
+returns.  Atomics on one location are atomic with respect to each other whichever
+PEs issue them.',
+`The fetch forms return the value of
+.I dest
+before the update.', `', `static long counter;
+long ticket = shmem_atomic_fetch_inc(&counter, 0);',
+`.BR shmem_atomic_compare_swap (3), shmem_atomic_swap (3), shmem_atomic_and (3)',
+`TYPE shmem_atomic_fetch_add(TYPE *dest, TYPE value, int pe);
+void shmem_atomic_fetch_add_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);
+TYPE shmem_atomic_fetch_inc(TYPE *dest, int pe);
+void shmem_atomic_add(TYPE *dest, TYPE value, int pe);
+void shmem_atomic_inc(TYPE *dest, int pe);
+(each also with a leading shmem_ctx_t ctx)')')
+
+m4_define(`PAGE_shmem_atomic_compare_swap', `MAN_PAGE(`shmem_atomic_compare_swap',
+`MT_AMO_STD(`MF_AMO_CSWAP')',
+`atomic conditional swap',
+`Atomically: if symmetric
+.I dest
+on PE
+.I pe
+equals
+.IR cond ,
+store
+.IR value .
+The previous value is returned (or stored in
+.I fetch
+by the _nbi forms after
+.BR shmem_quiet (3)).',
+`The value of
+.I dest
+before the operation.', `', `static int lock;
+while (shmem_atomic_compare_swap(&lock, 0, 1, 0) != 0) ;',
+`.BR shmem_atomic_swap (3), shmem_atomic_fetch_add (3)',
+`TYPE shmem_atomic_compare_swap(TYPE *dest, TYPE cond, TYPE value, int pe);
+void shmem_atomic_compare_swap_nbi(TYPE *fetch, TYPE *dest, TYPE cond, TYPE value, int pe);')')
+
+m4_define(`PAGE_shmem_atomic_swap', `MAN_PAGE(`shmem_atomic_swap',
+`MT_AMO_EXT(`MF_AMO_FETCH')MT_AMO_EXT(`MF_AMO_SET')MT_AMO_EXT(`MF_AMO_SWAP')',
+`atomic fetch, set and swap',
+`shmem_atomic_fetch atomically reads symmetric
+.I source
+on PE
+.IR pe ;
+shmem_atomic_set atomically writes
+.IR value ;
+shmem_atomic_swap writes
+.I value
+and returns the previous contents.  Float and double are supported.',
+`fetch and swap return the (previous) remote value.', `', `static double x;
+double old = shmem_atomic_swap(&x, 2.0, 1);',
+`.BR shmem_atomic_compare_swap (3), shmem_atomic_fetch_add (3)',
+`TYPE shmem_atomic_fetch(const TYPE *source, int pe);
+void shmem_atomic_set(TYPE *dest, TYPE value, int pe);
+TYPE shmem_atomic_swap(TYPE *dest, TYPE value, int pe);
+(with _nbi and shmem_ctx_t forms as listed below)')')
+
+m4_define(`PAGE_shmem_atomic_and', `MAN_PAGE(`shmem_atomic_and',
+`MT_AMO_BIT(`MF_AMO_BIT')',
+`atomic bitwise and, or, xor',
+`Atomically combine symmetric
+.I dest
+on PE
+.I pe
+with
+.I value
+by bitwise and, or or xor.  The fetch forms return the previous value.',
+`The fetch forms return the previous value.', `', `static unsigned long flags;
+shmem_atomic_or(&flags, 1UL << 3, 0);',
+`.BR shmem_atomic_fetch_add (3)',
+`void shmem_atomic_and(TYPE *dest, TYPE value, int pe);
+TYPE shmem_atomic_fetch_and(TYPE *dest, TYPE value, int pe);
+void shmem_atomic_fetch_and_nbi(TYPE *fetch, TYPE *dest, TYPE value, int pe);
+(same for or and xor, each also with shmem_ctx_t)')')
+
+m4_define(`PAGE_shmem_fadd', `MAN_PAGE(`shmem_fadd',
+`MT_AMO_DEPR(`MF_AMO_DEPR_T')MT_AMO_DEPR_EXT(`MF_AMO_DEPR_EXT_T')',
+`deprecated atomic routines',
+`Deprecated since OpenSHMEM 1.4: shmem_TYPE_fadd, finc, add, inc, cswap, swap, fetch and set
+behave as shmem_TYPE_atomic_fetch_add, fetch_inc, add, inc, compare_swap, swap, fetch and set.',
+`As the routines they stand for.', `Use the shmem_atomic_* names in new code.', `int old = shmem_int_fadd(&x, 1, 0);',
+`.BR shmem_atomic_fetch_add (3), shmem_atomic_swap (3)', `')')
+
+m4_define(`PAGE_shmem_wait_until', `MAN_PAGE(`shmem_wait_until',
+`MT_SYNC_SHORT(`MF_WAIT_T')MT_SYNC_DEPR(`MF_WAIT_DEPR_T')MU_WAITDEPR',
+`wait for or test a condition on a symmetric variable',
+`shmem_wait_until blocks until the local symmetric
+.I ivar
+compares true with
+.I cmp_value
+under
+.I cmp
+(SHMEM_CMP_EQ, SHMEM_CMP_NE, SHMEM_CMP_GT, SHMEM_CMP_GE, SHMEM_CMP_LT, SHMEM_CMP_LE).
+shmem_test returns at once.  Waiting backs off (progress, yield, then short sleeps)
+instead of spinning.  The deprecated shmem_wait waits while
+.I ivar
+equals
+.IR cmp_value .',
+`shmem_test returns 1 when the condition holds, else 0.', `short and unsigned short are deprecated.',
+`static long flag;
+shmem_wait_until(&flag, SHMEM_CMP_EQ, 1);',
+`.BR shmem_wait_until_all (3), shmem_signal_wait_until (3)',
+`void shmem_wait_until(TYPE *ivar, int cmp, TYPE cmp_value);
+int shmem_test(TYPE *ivar, int cmp, TYPE cmp_value);')')
+
+m4_define(`PAGE_shmem_wait_until_all', `MAN_PAGE(`shmem_wait_until_all',
+`MT_SYNC(`MF_MULTI_T')',
+`wait for or test conditions on arrays of symmetric variables',
+`These routines compare each element of
+.I ivars
+(
+.I nelems
+elements) with
+.I cmp_value
+(or
+.IR cmp_values [i]
+for the _vector forms) under
+.IR cmp .
+An element i is ignored when
+.I status
+is not NULL and
+.IR status [i]
+is nonzero.
+_all waits until every included element satisfies the comparison;
+_any until one does and returns its index;
+_some until at least one does and stores the indices of all satisfying elements in
+.IR indices .
+The test forms do not wait.',
+`wait_until_all: none.  test_all: 1 if all included elements satisfy, else 0 (1 when none is
+included).  _any: an index, or SIZE_MAX when none satisfies (or none is included).  _some: the
+number of indices stored (0 when none is included).', `',
+`static int flags[8];
+size_t idx[8];
+size_t n = shmem_int_wait_until_some(flags, 8, idx, NULL, SHMEM_CMP_NE, 0);',
+`.BR shmem_wait_until (3)',
+`void shmem_wait_until_all(TYPE *ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value);
+size_t shmem_wait_until_any(TYPE *ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value);
+size_t shmem_wait_until_some(TYPE *ivars, size_t nelems, size_t *indices, const int *status, int cmp, TYPE cmp_value);
+(the same for test_all, test_any, test_some, and _vector forms taking TYPE *cmp_values)')')
+
+m4_define(`PAGE_shmem_malloc', `MAN_PAGE(`shmem_malloc',
+`MU_MEM`'MU_DEPR',
+`symmetric memory management',
+`These collective routines allocate, resize and free symmetric memory; every PE must call
+them with the same arguments, and each ends with a barrier.  shmem_align returns memory
+aligned to
+.I alignment
+(a power of two); shmem_calloc zeroes it; shmem_malloc_with_hints takes SHMEM_MALLOC_*
+hints as advice.  shmalloc, shfree, shrealloc and shmemalign are deprecated names.',
+`A pointer to the symmetric block, or NULL when
+.I size
+is 0 or the heap (SHMEM_SYMMETRIC_SIZE) is exhausted (set SHMEM_DEBUG to see why).', `',
+`long *buf = shmem_malloc(1024 * sizeof(long));
+/* ... */
+shmem_free(buf);',
+`.BR shmem_init (3)', `')')
+
+m4_define(`PAGE_shmem_init', `MAN_PAGE(`shmem_init',
+`MU_SETUP',
+`library setup, exit and query',
+`shmem_init and shmem_init_thread start the library (collective); shmem_finalize ends it;
+shmem_global_exit ends every PE with
+.IR status .
+shmem_my_pe and shmem_n_pes give the PE number and count; shmem_pe_accessible and
+shmem_addr_accessible tell whether a PE or a symmetric address can be reached; shmem_ptr
+returns a load/store pointer to the copy of
+.I dest
+on
+.I pe
+or NULL; shmem_info_get_version and shmem_info_get_name describe the library;
+shmem_pcontrol is a hook for profiling tools and does nothing itself.',
+`shmem_init_thread returns 0 on success.  The query routines return the values described.', `',
+`shmem_init();
+printf("PE %d of %d\n", shmem_my_pe(), shmem_n_pes());
+shmem_finalize();',
+`.BR shmem_malloc (3), shmem_quiet (3)', `')')
+
+m4_define(`PAGE_shmem_quiet', `MAN_PAGE(`shmem_quiet',
+`MU_ORDER',
+`ordering, completion and global synchronization',
+`shmem_fence orders the puts, AMOs and signals issued before it to each PE before those
+issued after it; shmem_quiet completes all of them (and the _nbi routines).  The ctx_ forms
+act on one context.  shmem_barrier_all completes all operations and synchronizes every PE;
+shmem_sync_all synchronizes without completing.',
+`None.', `', `shmem_put(dest, src, n, pe);
+shmem_fence();
+shmem_p(&flag, 1, pe);',
+`.BR shmem_put (3), shmem_put_nbi (3)', `')')
+
+m4_define(`MAN_PAGES', `shmem_put shmem_get shmem_p shmem_g shmem_iput shmem_iget shmem_put_nbi shmem_get_nbi shmem_put_signal shmem_signal_fetch shmem_atomic_fetch_add shmem_atomic_compare_swap shmem_atomic_swap shmem_atomic_and shmem_fadd shmem_wait_until shmem_wait_until_all shmem_malloc shmem_init shmem_quiet')
+m4_divert(0)m4_dnl

@@ -1,0 +1,191 @@
+/*
+ * api.h: what the generated typed entry points (src/api/gen_*.c) call.  Argument
+ * checks wrap ofs_check.h (compiled out by --disable-error-checking); the costlier
+ * ones (overlap, alignment) run only when SHMEM_DEBUG is set.  The point-to-point
+ * synchronization loops live in sync.c.
+ */
+#ifndef OFS_API_IMPL_H
+#define OFS_API_IMPL_H
+
+#include "ofs_api.h"
+#include "shmem.h"
+#include "pshmem.h"
+
+#define API_CMP_NE SHMEM_CMP_NE
+
+/* AMO element type from the type table kind (1 signed, 0 unsigned, 2 float) and size;
+ * constant-folded in every generated routine. */
+static inline enum comm_dtype api_dt(int kind, size_t size)
+{
+    if (kind == 2)
+        return size == 4 ? COMM_DT_FLOAT : COMM_DT_DOUBLE;
+    if (kind == 1)
+        return size == 4 ? COMM_DT_I32 : COMM_DT_I64;
+    return size == 4 ? COMM_DT_U32 : COMM_DT_U64;
+}
+
+/* SHMEM_DEBUG checks (out of line: they are cold). */
+void api_debug_rma(const char *routine, const void *remote, const void *local, size_t len,
+                   int pe) OFS_HIDDEN;
+void api_debug_align(const char *routine, const char *arg, const void *addr, size_t align) OFS_HIDDEN;
+void api_bad_ctx(const char *routine) OFS_NORETURN OFS_HIDDEN;
+void api_bad_team(const char *routine) OFS_NORETURN OFS_HIDDEN;
+void api_bad_sig_op(const char *routine, int sig_op) OFS_NORETURN OFS_HIDDEN;
+void api_bad_stride(const char *routine, const char *arg, ptrdiff_t stride) OFS_NORETURN OFS_HIDDEN;
+
+#ifdef OFS_ERROR_CHECKING
+static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx)
+{
+    if (OFS_UNLIKELY(ctx == NULL))
+        api_bad_ctx(r);
+}
+#else
+static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx) { (void)r; (void)ctx; }
+#endif
+
+static inline void api_chk_put(const char *r, struct comm_ctx *ctx, const void *dest,
+                               const void *src, size_t len, int pe)
+{
+    ofs_check_init(r);
+    api_chk_ctx(r, ctx);
+    ofs_check_pe(r, pe);
+    ofs_check_sym(r, "dest", dest, len);
+    ofs_check_nonnull(r, "source", src, len);
+#ifdef OFS_ERROR_CHECKING
+    if (OFS_UNLIKELY(OFS_DEBUG_ON))
+        api_debug_rma(r, dest, src, len, pe);
+#endif
+}
+
+static inline void api_chk_get(const char *r, struct comm_ctx *ctx, const void *dest,
+                               const void *src, size_t len, int pe)
+{
+    ofs_check_init(r);
+    api_chk_ctx(r, ctx);
+    ofs_check_pe(r, pe);
+    ofs_check_sym(r, "source", src, len);
+    ofs_check_nonnull(r, "dest", dest, len);
+#ifdef OFS_ERROR_CHECKING
+    if (OFS_UNLIKELY(OFS_DEBUG_ON))
+        api_debug_rma(r, src, dest, len, pe);
+#endif
+}
+
+/* extent in bytes of nelems elements at stride (elements) */
+static inline size_t api_extent(ptrdiff_t stride, size_t nelems, size_t elem)
+{
+    return nelems ? ((nelems - 1) * (size_t)stride + 1) * elem : 0;
+}
+
+static inline void api_chk_strides(const char *r, ptrdiff_t dst, ptrdiff_t sst)
+{
+#ifdef OFS_ERROR_CHECKING
+    if (OFS_UNLIKELY(dst < 1))
+        api_bad_stride(r, "dst", dst);
+    if (OFS_UNLIKELY(sst < 1))
+        api_bad_stride(r, "sst", sst);
+#else
+    (void)r; (void)dst; (void)sst;
+#endif
+}
+
+static inline void api_chk_iput(const char *r, struct comm_ctx *ctx, const void *dest,
+                                const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                                size_t elem, int pe)
+{
+    ofs_check_init(r);
+    api_chk_ctx(r, ctx);
+    ofs_check_pe(r, pe);
+    api_chk_strides(r, dst, sst);
+    ofs_check_sym(r, "dest", dest, api_extent(dst, nelems, elem));
+    ofs_check_nonnull(r, "source", src, nelems);
+}
+
+static inline void api_chk_iget(const char *r, struct comm_ctx *ctx, const void *dest,
+                                const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                                size_t elem, int pe)
+{
+    ofs_check_init(r);
+    api_chk_ctx(r, ctx);
+    ofs_check_pe(r, pe);
+    api_chk_strides(r, dst, sst);
+    ofs_check_sym(r, "source", src, api_extent(sst, nelems, elem));
+    ofs_check_nonnull(r, "dest", dest, nelems);
+}
+
+static inline void api_chk_put_signal(const char *r, struct comm_ctx *ctx, const void *dest,
+                                      const void *src, size_t len, const uint64_t *sig_addr,
+                                      int sig_op, int pe)
+{
+    api_chk_put(r, ctx, dest, src, len, pe);
+    ofs_check_sym(r, "sig_addr", sig_addr, sizeof(uint64_t));
+#ifdef OFS_ERROR_CHECKING
+    if (OFS_UNLIKELY(sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD))
+        api_bad_sig_op(r, sig_op);
+#endif
+}
+
+static inline void api_chk_amo(const char *r, struct comm_ctx *ctx, const void *dest,
+                               size_t size, int pe)
+{
+    ofs_check_init(r);
+    api_chk_ctx(r, ctx);
+    ofs_check_pe(r, pe);
+    ofs_check_sym(r, "dest", dest, size);
+#ifdef OFS_ERROR_CHECKING
+    if (OFS_UNLIKELY(OFS_DEBUG_ON))
+        api_debug_align(r, "dest", dest, size);
+#endif
+}
+
+static inline void api_chk_amo_nbi(const char *r, struct comm_ctx *ctx, const void *fetch,
+                                   const void *dest, size_t size, int pe)
+{
+    api_chk_amo(r, ctx, dest, size, pe);
+    ofs_check_nonnull(r, "fetch", fetch, size);
+}
+
+static inline void api_chk_coll(const char *r, struct coll_team *team, const void *dest,
+                                const void *src, size_t len)
+{
+    ofs_check_init(r);
+#ifdef OFS_ERROR_CHECKING
+    if (OFS_UNLIKELY(team == NULL))
+        api_bad_team(r);
+#endif
+    ofs_check_sym(r, "dest", dest, len);
+    ofs_check_nonnull(r, "source", src, len);
+}
+
+static inline void api_chk_aset(const char *r, const void *dest, const void *src, size_t len,
+                                int PE_start, int logPE_stride, int PE_size, const long *pSync)
+{
+    ofs_check_init(r);
+    ofs_check_pe(r, PE_start);
+    ofs_check_sym(r, "dest", dest, len);
+    ofs_check_nonnull(r, "source", src, len);
+    ofs_check_sym(r, "pSync", pSync, sizeof(long));
+    (void)logPE_stride; (void)PE_size;
+}
+
+/* ---- point-to-point synchronization (sync.c) ---- */
+void api_wait_until(const char *r, void *ivar, int cmp, const void *value, size_t size,
+                    int kind) OFS_HIDDEN;
+int api_test(const char *r, void *ivar, int cmp, const void *value, size_t size,
+             int kind) OFS_HIDDEN;
+void api_wait_until_all(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
+                        const void *values, int vector, size_t size, int kind) OFS_HIDDEN;
+size_t api_wait_until_any(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
+                          const void *values, int vector, size_t size, int kind) OFS_HIDDEN;
+size_t api_wait_until_some(const char *r, void *ivars, size_t nelems, size_t *indices,
+                           const int *status, int cmp, const void *values, int vector,
+                           size_t size, int kind) OFS_HIDDEN;
+int api_test_all(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
+                 const void *values, int vector, size_t size, int kind) OFS_HIDDEN;
+size_t api_test_any(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
+                    const void *values, int vector, size_t size, int kind) OFS_HIDDEN;
+size_t api_test_some(const char *r, void *ivars, size_t nelems, size_t *indices,
+                     const int *status, int cmp, const void *values, int vector, size_t size,
+                     int kind) OFS_HIDDEN;
+
+#endif

@@ -1,0 +1,226 @@
+/*
+ * Point-to-point synchronization: the loops behind every typed wait_until/test
+ * routine (generated wrappers pass the element size and kind), the signal routines,
+ * the deprecated untyped forms, and the cold error reports of api.h.
+ *
+ * Semantics (spec 1.5 section 9.10): status[i] != 0 excludes ivars[i]; a NULL
+ * status includes every element; with nothing included, *_all return at once
+ * (test_all: 1), *_any return SIZE_MAX and *_some return 0.
+ */
+#include "api.h"
+
+#include <stdarg.h>
+
+static void sync_check(const char *r, const void *ivars, size_t nelems, size_t size, int cmp)
+{
+    ofs_check_init(r);
+    ofs_check_sym(r, "ivars", ivars, nelems * size);
+#ifdef OFS_ERROR_CHECKING
+    if (OFS_UNLIKELY(cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_GE))
+        ofs_bad_input(r, "cmp = %d is not a SHMEM_CMP_* constant", cmp);
+#else
+    (void)cmp;
+#endif
+}
+
+static inline int sync_elem(const void *ivars, size_t i, int cmp, const void *values, int vector,
+                            size_t size, int kind)
+{
+    const char *v = (const char *)values + (vector ? i * size : 0);
+    return comm_test_cmp((const char *)ivars + i * size, cmp, v, size, kind == 1, kind == 2);
+}
+
+static inline int sync_included(const int *status, size_t i)
+{
+    return status == NULL || status[i] == 0;
+}
+
+void api_wait_until(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)
+{
+    unsigned iter = 0;
+    sync_check(r, ivar, 1, size, cmp);
+    while (!comm_test_cmp(ivar, cmp, value, size, kind == 1, kind == 2))
+        comm_wait_backoff(&iter);
+}
+
+int api_test(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)
+{
+    sync_check(r, ivar, 1, size, cmp);
+    if (comm_test_cmp(ivar, cmp, value, size, kind == 1, kind == 2))
+        return 1;
+    comm_progress(); /* a caller polling test() must still drive progress */
+    return 0;
+}
+
+/* 1 when every included element satisfies the comparison */
+static int sync_all(void *ivars, size_t nelems, const int *status, int cmp, const void *values,
+                    int vector, size_t size, int kind)
+{
+    for (size_t i = 0; i < nelems; i++)
+        if (sync_included(status, i) && !sync_elem(ivars, i, cmp, values, vector, size, kind))
+            return 0;
+    return 1;
+}
+
+static size_t sync_any(void *ivars, size_t nelems, const int *status, int cmp, const void *values,
+                       int vector, size_t size, int kind)
+{
+    for (size_t i = 0; i < nelems; i++)
+        if (sync_included(status, i) && sync_elem(ivars, i, cmp, values, vector, size, kind))
+            return i;
+    return SIZE_MAX;
+}
+
+static size_t sync_some(void *ivars, size_t nelems, size_t *indices, const int *status, int cmp,
+                        const void *values, int vector, size_t size, int kind)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < nelems; i++)
+        if (sync_included(status, i) && sync_elem(ivars, i, cmp, values, vector, size, kind))
+            indices[n++] = i;
+    return n;
+}
+
+static int sync_none_included(size_t nelems, const int *status)
+{
+    for (size_t i = 0; i < nelems; i++)
+        if (sync_included(status, i))
+            return 0;
+    return 1;
+}
+
+void api_wait_until_all(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
+                        const void *values, int vector, size_t size, int kind)
+{
+    unsigned iter = 0;
+    sync_check(r, ivars, nelems, size, cmp);
+    while (!sync_all(ivars, nelems, status, cmp, values, vector, size, kind))
+        comm_wait_backoff(&iter);
+}
+
+size_t api_wait_until_any(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
+                          const void *values, int vector, size_t size, int kind)
+{
+    unsigned iter = 0;
+    size_t i;
+    sync_check(r, ivars, nelems, size, cmp);
+    if (sync_none_included(nelems, status))
+        return SIZE_MAX;
+    while ((i = sync_any(ivars, nelems, status, cmp, values, vector, size, kind)) == SIZE_MAX)
+        comm_wait_backoff(&iter);
+    return i;
+}
+
+size_t api_wait_until_some(const char *r, void *ivars, size_t nelems, size_t *indices,
+                           const int *status, int cmp, const void *values, int vector,
+                           size_t size, int kind)
+{
+    unsigned iter = 0;
+    size_t n;
+    sync_check(r, ivars, nelems, size, cmp);
+    ofs_check_nonnull(r, "indices", indices, nelems);
+    if (sync_none_included(nelems, status))
+        return 0;
+    while ((n = sync_some(ivars, nelems, indices, status, cmp, values, vector, size, kind)) == 0)
+        comm_wait_backoff(&iter);
+    return n;
+}
+
+int api_test_all(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
+                 const void *values, int vector, size_t size, int kind)
+{
+    sync_check(r, ivars, nelems, size, cmp);
+    if (sync_all(ivars, nelems, status, cmp, values, vector, size, kind))
+        return 1;
+    comm_progress();
+    return 0;
+}
+
+size_t api_test_any(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
+                    const void *values, int vector, size_t size, int kind)
+{
+    size_t i;
+    sync_check(r, ivars, nelems, size, cmp);
+    i = sync_any(ivars, nelems, status, cmp, values, vector, size, kind);
+    if (i == SIZE_MAX)
+        comm_progress();
+    return i;
+}
+
+size_t api_test_some(const char *r, void *ivars, size_t nelems, size_t *indices, const int *status,
+                     int cmp, const void *values, int vector, size_t size, int kind)
+{
+    size_t n;
+    sync_check(r, ivars, nelems, size, cmp);
+    ofs_check_nonnull(r, "indices", indices, nelems);
+    n = sync_some(ivars, nelems, indices, status, cmp, values, vector, size, kind);
+    if (n == 0)
+        comm_progress();
+    return n;
+}
+
+/* ---- signals ---- */
+OFS_API uint64_t pshmem_signal_fetch(const uint64_t *sig_addr)
+{
+    ofs_check_init("shmem_signal_fetch");
+    ofs_check_sym("shmem_signal_fetch", "sig_addr", sig_addr, sizeof(uint64_t));
+    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+}
+OFS_WEAK_ALIAS(shmem_signal_fetch)
+
+OFS_API uint64_t pshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
+{
+    api_wait_until("shmem_signal_wait_until", sig_addr, cmp, &cmp_value, sizeof(uint64_t), 0);
+    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+}
+OFS_WEAK_ALIAS(shmem_signal_wait_until)
+
+/* ---- deprecated untyped forms (long) ---- */
+OFS_API void pshmem_wait(long *ivar, long cmp_value)
+{
+    api_wait_until("shmem_wait", ivar, SHMEM_CMP_NE, &cmp_value, sizeof(long), 1);
+}
+OFS_WEAK_ALIAS(shmem_wait)
+
+OFS_API void pshmem_wait_until(long *ivar, int cmp, long cmp_value)
+{
+    api_wait_until("shmem_wait_until", ivar, cmp, &cmp_value, sizeof(long), 1);
+}
+OFS_WEAK_ALIAS(shmem_wait_until)
+
+/* ---- cold error reports and SHMEM_DEBUG checks of api.h ---- */
+void api_bad_ctx(const char *routine)
+{
+    ofs_bad_input(routine, "ctx = SHMEM_CTX_INVALID (NULL) is not a context");
+}
+
+void api_bad_team(const char *routine)
+{
+    ofs_bad_input(routine, "team = SHMEM_TEAM_INVALID (NULL) is not a team");
+}
+
+void api_bad_sig_op(const char *routine, int sig_op)
+{
+    ofs_bad_input(routine, "sig_op = %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
+}
+
+void api_bad_stride(const char *routine, const char *arg, ptrdiff_t stride)
+{
+    ofs_bad_input(routine, "%s = %td: strides must be at least 1", arg, stride);
+}
+
+/* remote is the symmetric object, local the private one.  A transfer from a PE to
+ * itself whose two ranges partly overlap is undefined (spec: no overlap). */
+void api_debug_rma(const char *routine, const void *remote, const void *local, size_t len, int pe)
+{
+    const char *a = remote, *b = local;
+    if (pe == ofs_g.my_pe && len && a != b && a < b + len && b < a + len)
+        ofs_bad_input(routine, "dest and source overlap (%p and %p, %zu bytes) on PE %d", remote,
+                      local, len, pe);
+}
+
+void api_debug_align(const char *routine, const char *arg, const void *addr, size_t align)
+{
+    if ((uintptr_t)addr % align)
+        ofs_bad_input(routine, "%s = %p is not aligned to its %zu-byte type", arg, addr, align);
+}

@@ -1,0 +1,70 @@
+/* OpenSHMEM 1.6 routines that are cheap on top of 1.5 (declared in shmem.h). */
+#include "api.h"
+
+static void signal_op(const char *r, struct comm_ctx *ctx, uint64_t *sig_addr, uint64_t signal,
+                      int pe, enum comm_amo_op op)
+{
+    api_chk_amo(r, ctx, sig_addr, sizeof(uint64_t), pe);
+    comm_amo(ctx, op, COMM_DT_U64, sig_addr, &signal, NULL, NULL, pe, 0);
+}
+
+OFS_API void pshmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    signal_op("shmem_signal_add", COMM_CTX_DEFAULT, sig_addr, signal, pe, COMM_AMO_ADD);
+}
+OFS_WEAK_ALIAS(shmem_signal_add)
+
+OFS_API void pshmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    signal_op("shmem_ctx_signal_add", ofs_ctx(ctx), sig_addr, signal, pe, COMM_AMO_ADD);
+}
+OFS_WEAK_ALIAS(shmem_ctx_signal_add)
+
+OFS_API void pshmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    signal_op("shmem_signal_set", COMM_CTX_DEFAULT, sig_addr, signal, pe, COMM_AMO_SET);
+}
+OFS_WEAK_ALIAS(shmem_signal_set)
+
+OFS_API void pshmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    signal_op("shmem_ctx_signal_set", ofs_ctx(ctx), sig_addr, signal, pe, COMM_AMO_SET);
+}
+OFS_WEAK_ALIAS(shmem_ctx_signal_set)
+
+OFS_API int pshmem_query_initialized(int *initialized)
+{
+    if (initialized)
+        *initialized = ofs_g.initialized && !ofs_g.finalized;
+    return 0;
+}
+OFS_WEAK_ALIAS(shmem_query_initialized)
+
+/* Completing everything is a valid (if conservative) per-PE quiet. */
+OFS_API void pshmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
+{
+    ofs_check_init("shmem_ctx_pe_quiet");
+    ofs_check_nonnull("shmem_ctx_pe_quiet", "target_pes", target_pes, npes);
+    (void)target_pes;
+    if (ctx != SHMEM_CTX_INVALID)
+        comm_quiet(ofs_ctx(ctx));
+}
+OFS_WEAK_ALIAS(shmem_ctx_pe_quiet)
+
+OFS_API void pshmem_pe_quiet(const int *target_pes, size_t npes)
+{
+    pshmem_ctx_pe_quiet(SHMEM_CTX_DEFAULT, target_pes, npes);
+}
+OFS_WEAK_ALIAS(shmem_pe_quiet)
+
+OFS_API void *pshmem_team_ptr(shmem_team_t team, const void *dest, int pe)
+{
+    size_t off;
+    ofs_check_init("shmem_team_ptr");
+    if (team == SHMEM_TEAM_INVALID || pe < 0 || pe >= team->size)
+        return NULL;
+    if (heap_seg_of(dest, 1, &off) < 0)
+        return NULL;
+    return comm_ptr(dest, coll_team_pe(team, pe));
+}
+OFS_WEAK_ALIAS(shmem_team_ptr)
