@@ -36,5 +36,4 @@ uninstall-hook-api-man:
 	        [ "$$name" = "$$page" ] || rm -f $(DESTDIR)$(man3dir)/$$name.3; \
 	    done; \
 	done
-# prerequisites only (no recipe), so other parts can hang their own uninstall steps here
-uninstall-local: uninstall-hook-api-man
+uninstall_hooks += uninstall-hook-api-man
