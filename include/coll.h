@@ -26,6 +26,8 @@ enum coll_op {
     COLL_OP_COUNT
 };
 size_t coll_type_size(enum coll_type t) OFS_HIDDEN;
+/* 1 if the spec defines op on type (bitwise: integer types; max/min: not complex) */
+int coll_op_valid(enum coll_op op, enum coll_type type) OFS_HIDDEN;
 
 /* A team (shmem_team_t points at one).  Members are world PEs
  * start + i*stride, i in [0, size). */

@@ -168,7 +168,7 @@ void coll_grp_fcollect(struct coll_grp *g, void *dest, const void *src, size_t l
     int n = g->size;
     size_t *offs = malloc(2 * (size_t)n * sizeof(size_t));
 
-    if (!offs)
+    if (!offs || n < 1)
         ofs_fatal(1, "fcollect: out of host memory");
     for (int i = 0; i < n; i++) {
         offs[i] = (size_t)i * len;

@@ -97,7 +97,6 @@ void coll_grp_reduce_linear(struct coll_grp *g, void *dest, const void *src, siz
 
 /* dst[i] = dst[i] op src[i], i < n elements of type */
 void coll_op_apply(enum coll_op op, enum coll_type type, void *dst, const void *src, size_t n) OFS_HIDDEN;
-int coll_op_valid(enum coll_op op, enum coll_type type) OFS_HIDDEN;
 
 struct coll_grp *coll_team_grp(struct coll_team *t) OFS_HIDDEN;
 int coll_team_world_pe(const struct coll_team *t, int i) OFS_HIDDEN;
