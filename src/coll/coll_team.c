@@ -279,8 +279,9 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
             id = s;
     if (id < 0) {
         if (parent->my_pe == 0)
-            ofs_log_error("shmem_team_split: no team slot left: SHMEM_TEAMS_MAX = %d teams "
-                          "already exist on some PE of the parent team (raise SHMEM_TEAMS_MAX)",
+            ofs_log_error("shmem_team_split: no team slot left: all SHMEM_TEAMS_MAX = %d slots "
+                          "(SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included) are in use on some "
+                          "PE of the parent team; destroy teams or raise SHMEM_TEAMS_MAX",
                           pool.nslots);
         *err_p = 1;
         return NULL;
@@ -313,7 +314,7 @@ int coll_team_split_strided(struct coll_team *parent, int start, int stride, int
     if (size < 1 || start < 0 || start >= N || (size > 1 && stride < 1) ||
         (long)start + (long)(size - 1) * (size > 1 ? stride : 0) >= N) {
         if (parent->my_pe == 0)
-            ofs_log_error("shmem_team_split_strided: start = %d, stride = %d, size = %d does "
+            ofs_log_debug("shmem_team_split_strided: start = %d, stride = %d, size = %d does "
                           "not describe PEs of the parent team (size %d)", start, stride, size, N);
         return 1;
     }
@@ -335,7 +336,7 @@ int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xct
     *x_p = *y_p = NULL;
     if (xrange < 1) {
         if (me == 0)
-            ofs_log_error("shmem_team_split_2d: xrange = %d must be positive", xrange);
+            ofs_log_debug("shmem_team_split_2d: xrange = %d must be positive", xrange);
         return 1;
     }
     if (xrange > N)
