@@ -10,3 +10,4 @@ check-local: $(check_PROGRAMS)
 include test/unit/local.mk
 include test/functional/local.mk
 include test/functional/coll.mk
+include test/performance/coll.mk

@@ -52,6 +52,7 @@ struct coll_grp {
     size_t chunk;           /* bytes per reduction slot */
     char *rscratch;         /* 2 parities x rslots reduction slots of chunk bytes */
     int rslots;
+    int all_local;          /* every member reachable through comm_ptr */
     uint64_t *step;         /* reduction step counter (scratch parity) */
     struct comm_ctx *ctx;
 };

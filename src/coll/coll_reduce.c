@@ -21,6 +21,7 @@
 #include <stdlib.h>
 
 #define COLL_RAB_MIN 8192 /* auto: Rabenseifner from this many bytes (p >= 4) */
+#define COLL_SHM_MIN 2048 /* auto: direct shared-memory reduction from this many bytes */
 
 static inline char *rslot(struct coll_grp *g, unsigned parity, int k)
 {
@@ -138,6 +139,37 @@ void coll_grp_reduce_linear(struct coll_grp *g, void *dest, const void *src, siz
     free(acc);
 }
 
+/*
+ * shm: every member is load/store reachable (comm_ptr).  Member r owns slice r of the
+ * vector: after a barrier it reduces that slice reading every member's source in
+ * rank order and writes the result into every member's dest, then a barrier.  Each
+ * element is read and written by its owner only, so source may be dest; two
+ * synchronisations whatever the size, each byte read once and written n times.
+ */
+static void reduce_shm(struct coll_grp *g, char *dest, const char *src, size_t nelems,
+                       enum coll_op op, enum coll_type type)
+{
+    size_t es = coll_type_size(type), per = (nelems + (size_t)g->size - 1) / (size_t)g->size;
+    size_t lo = (size_t)g->me * per, hi = lo + per > nelems ? nelems : lo + per;
+    const size_t blk = 4096 / es ? 4096 / es : 1;
+    char acc[4096 > 32 ? 4096 : 32] __attribute__((aligned(64)));
+
+    coll_grp_barrier(g); /* every source is ready */
+    for (size_t b = lo; b < hi; b += blk) {
+        size_t cnt = hi - b < blk ? hi - b : blk;
+        for (int i = 0; i < g->size; i++) {
+            const char *s = (const char *)comm_ptr(src + b * es, coll_grp_pe(g, i));
+            if (i == 0)
+                memcpy(acc, s, cnt * es);
+            else
+                coll_op_apply(op, type, acc, s, cnt);
+        }
+        for (int i = 0; i < g->size; i++)
+            memcpy(comm_ptr(dest + b * es, coll_grp_pe(g, i)), acc, cnt * es);
+    }
+    coll_grp_barrier(g); /* every slice is in every dest */
+}
+
 int coll_reduce(struct coll_team *team, void *dest, const void *src, size_t nreduce,
                 enum coll_op op, enum coll_type type)
 {
@@ -153,10 +185,19 @@ int coll_reduce(struct coll_team *team, void *dest, const void *src, size_t nred
             memmove(dest, src, nreduce * coll_type_size(type));
         return 0;
     }
-    if (alg == COLL_ALG_AUTO)
-        alg = nreduce * coll_type_size(type) >= COLL_RAB_MIN && g->size >= 4
-                  ? COLL_ALG_RABENSEIFNER : COLL_ALG_RECURSIVE_DOUBLING;
-    if (alg == COLL_ALG_LINEAR)
+    if (alg == COLL_ALG_SHM && !g->all_local)
+        alg = COLL_ALG_AUTO;
+    if (alg == COLL_ALG_AUTO) {
+        size_t bytes = nreduce * coll_type_size(type);
+        if (g->all_local && bytes >= COLL_SHM_MIN)
+            alg = COLL_ALG_SHM;
+        else
+            alg = bytes >= COLL_RAB_MIN && g->size >= 4 ? COLL_ALG_RABENSEIFNER
+                                                        : COLL_ALG_RECURSIVE_DOUBLING;
+    }
+    if (alg == COLL_ALG_SHM)
+        reduce_shm(g, dest, src, nreduce, op, type);
+    else if (alg == COLL_ALG_LINEAR)
         coll_grp_reduce_linear(g, dest, src, nreduce, op, type);
     else
         reduce_tree(g, dest, src, nreduce, op, type, alg == COLL_ALG_RABENSEIFNER);

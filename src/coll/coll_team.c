@@ -65,7 +65,7 @@ static ofs_status_t coll_parse_algs(void)
     static const int bc[] = { COLL_ALG_AUTO, COLL_ALG_BINOMIAL, COLL_ALG_SCATTER_ALLGATHER,
                               COLL_ALG_LINEAR, -1 };
     static const int red[] = { COLL_ALG_AUTO, COLL_ALG_RECURSIVE_DOUBLING,
-                               COLL_ALG_RABENSEIFNER, COLL_ALG_LINEAR, -1 };
+                               COLL_ALG_RABENSEIFNER, COLL_ALG_LINEAR, COLL_ALG_SHM, -1 };
     static const int col[] = { COLL_ALG_AUTO, COLL_ALG_RING, COLL_ALG_BRUCK, COLL_ALG_LINEAR, -1 };
     static const int a2a[] = { COLL_ALG_AUTO, COLL_ALG_PAIRWISE, COLL_ALG_LINEAR, -1 };
 
@@ -118,6 +118,10 @@ static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int st
     p->grp.rslots = pool.rounds + 1;
     p->grp.step = &p->step;
     p->grp.ctx = COMM_CTX_DEFAULT;
+    p->grp.all_local = 1;
+    for (int i = 0; i < size; i++)
+        if (!comm_ptr(p->grp.flags, members ? members[i] : start + i * stride))
+            p->grp.all_local = 0;
     pool.used[id / 64] |= 1ULL << (id % 64);
     return OFS_OK;
 }
