@@ -1,1 +1,2 @@
 # man pages
+include man/man3/coll.mk
