@@ -48,7 +48,7 @@ OFS_ENV(TEAMS_MAX, LONG, "64",
 OFS_ENV(BARRIER_ALGORITHM, STRING, "auto",
         "Barrier algorithm: auto, dissemination")
 OFS_ENV(BCAST_ALGORITHM, STRING, "auto",
-        "Broadcast algorithm: auto, binomial, scatter_allgather, linear")
+        "Broadcast algorithm: auto, binomial, scatter_allgather, linear, shm (same-node teams)")
 OFS_ENV(REDUCE_ALGORITHM, STRING, "auto",
         "Reduction algorithm: auto, recursive_doubling, rabenseifner, linear, shm (same-node teams)")
 OFS_ENV(COLLECT_ALGORITHM, STRING, "auto",

@@ -90,6 +90,7 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
                     int root_copies)
 {
     int alg = coll_cfg.bcast;
+    size_t off;
 
     if (len == 0)
         return;
@@ -97,7 +98,21 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
         memmove(dest, src, len);
     if (g->size == 1)
         return;
-    if (alg == COLL_ALG_AUTO)
+    /* shm: the root says its source is ready, every member copies straight from it,
+     * then a barrier keeps the root's source until everyone has it */
+    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && g->all_local &&
+        heap_seg_of(src, len, &off) >= 0) {
+        if (g->me == root) {
+            for (int s = 1; s < g->size; s++)
+                coll_signal(g, COLL_F_BCAST, (root + s) % g->size);
+        } else {
+            coll_wait(g, COLL_F_BCAST, 1);
+            memcpy(dest, comm_ptr(src, coll_grp_pe(g, root)), len);
+        }
+        coll_grp_barrier(g);
+        return;
+    }
+    if (alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM)
         alg = len >= COLL_BCAST_SA_MIN && g->size > 2 ? COLL_ALG_SCATTER_ALLGATHER
                                                       : COLL_ALG_BINOMIAL;
     /* scatter+allgather writes the root's dest: active sets leave it alone */
@@ -139,6 +154,9 @@ void coll_grp_collectv(struct coll_grp *g, void *dest_, const void *src, const s
         memmove(dest + offs[me], src, lens[me]);
     if (n == 1)
         return;
+    /* same node: everyone copies its block into every dest, one barrier */
+    if (alg == COLL_ALG_AUTO && g->all_local)
+        alg = COLL_ALG_LINEAR;
     if (alg == COLL_ALG_AUTO)
         alg = total >= COLL_COLLECT_RING_MIN ? COLL_ALG_RING : COLL_ALG_BRUCK;
     if (!g->seen && alg == COLL_ALG_BRUCK)

@@ -63,7 +63,7 @@ static ofs_status_t coll_parse_algs(void)
 {
     static const int bar[] = { COLL_ALG_AUTO, COLL_ALG_DISSEMINATION, -1 };
     static const int bc[] = { COLL_ALG_AUTO, COLL_ALG_BINOMIAL, COLL_ALG_SCATTER_ALLGATHER,
-                              COLL_ALG_LINEAR, -1 };
+                              COLL_ALG_LINEAR, COLL_ALG_SHM, -1 };
     static const int red[] = { COLL_ALG_AUTO, COLL_ALG_RECURSIVE_DOUBLING,
                                COLL_ALG_RABENSEIFNER, COLL_ALG_LINEAR, COLL_ALG_SHM, -1 };
     static const int col[] = { COLL_ALG_AUTO, COLL_ALG_RING, COLL_ALG_BRUCK, COLL_ALG_LINEAR, -1 };
