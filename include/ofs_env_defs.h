@@ -55,3 +55,5 @@ OFS_ENV(COLLECT_ALGORITHM, STRING, "auto",
         "Collect/fcollect algorithm: auto, ring, bruck, linear")
 OFS_ENV(ALLTOALL_ALGORITHM, STRING, "auto",
         "Alltoall algorithm: auto, pairwise, linear")
+OFS_ENV(COLL_SHM, BOOL, "1",
+        "Collectives use shared memory directly for same-node PEs (0: only comm puts and AMOs)")

@@ -29,7 +29,7 @@ void coll_aset_grp(struct coll_grp *g, int PE_start, int logPE_stride, int PE_si
     g->stride = stride;
     g->flags = (uint64_t *)pSync;
     g->ctx = COMM_CTX_DEFAULT;
-    g->all_local = 1;
+    g->all_local = ofs_g.params.COLL_SHM;
     for (int i = 0; i < PE_size && g->all_local; i++)
         if (!comm_ptr(pSync, PE_start + i * stride))
             g->all_local = 0;

@@ -118,7 +118,7 @@ static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int st
     p->grp.rslots = pool.rounds + 1;
     p->grp.step = &p->step;
     p->grp.ctx = COMM_CTX_DEFAULT;
-    p->grp.all_local = 1;
+    p->grp.all_local = ofs_g.params.COLL_SHM;
     for (int i = 0; i < size; i++)
         if (!comm_ptr(p->grp.flags, members ? members[i] : start + i * stride))
             p->grp.all_local = 0;
@@ -163,7 +163,7 @@ ofs_status_t coll_init(void)
     st = coll_parse_algs();
     if (st != OFS_OK)
         return st;
-    coll_cfg.fast_signal = comm_g.amo_cpu;
+    coll_cfg.fast_signal = comm_g.amo_cpu && ofs_g.params.COLL_SHM;
     if (ofs_g.thread_level == 3 /* SHMEM_THREAD_MULTIPLE */)
         COMM_CTX_DEFAULT->serialized = 1;
 

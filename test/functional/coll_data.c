@@ -128,6 +128,49 @@ static void run_team(shmem_team_t team, const char *name)
     CHECK(shmem_team_sync(team) == 0);
 }
 
+/* back-to-back collectives with no user synchronisation: dest buffers alternate, so
+ * a dest is only rewritten two calls later, after its owner has checked it */
+static void stress(void)
+{
+    static long bsrc[64], bdst[2][64 * 8];
+    int me = shmem_my_pe(), n = shmem_n_pes();
+
+    if (n > 8)
+        return;
+    shmem_barrier_all();
+    for (int it = 0; it < 300; it++) {
+        long *d = bdst[it % 2];
+        int root = it % n, len = it % 17 + 1;
+        for (int i = 0; i < len; i++)
+            bsrc[i] = it * 1000 + me * 50 + i;
+        switch (it % 4) {
+        case 0:
+            shmem_broadcastmem(SHMEM_TEAM_WORLD, d, bsrc, len * sizeof(long), root);
+            for (int i = 0; i < len; i++)
+                CHECK(d[i] == it * 1000 + root * 50 + i);
+            break;
+        case 1:
+            shmem_fcollectmem(SHMEM_TEAM_WORLD, d, bsrc, len * sizeof(long));
+            for (int p = 0; p < n; p++)
+                for (int i = 0; i < len; i++)
+                    CHECK(d[p * len + i] == it * 1000 + p * 50 + i);
+            break;
+        case 2:
+            shmem_long_max_reduce(SHMEM_TEAM_WORLD, d, bsrc, len);
+            for (int i = 0; i < len; i++)
+                CHECK(d[i] == it * 1000 + (n - 1) * 50 + i);
+            break;
+        default:
+            for (int p = 0; p < n; p++)
+                bsrc[p] = it * 1000 + me * 50 + p;
+            shmem_alltoallmem(SHMEM_TEAM_WORLD, d, bsrc, sizeof(long));
+            for (int p = 0; p < n; p++)
+                CHECK(d[p] == it * 1000 + p * 50 + me);
+            break;
+        }
+    }
+}
+
 int main(void)
 {
     shmem_team_t even = SHMEM_TEAM_INVALID, x = SHMEM_TEAM_INVALID, y = SHMEM_TEAM_INVALID;
@@ -139,6 +182,7 @@ int main(void)
     src = shmem_malloc(MAXB + 64);
     dst = shmem_malloc(MAXB + 64);
     CHECK(src && dst);
+    stress();
     run_team(SHMEM_TEAM_WORLD, "world");
     run_team(SHMEM_TEAM_SHARED, "shared");
     /* PEs 1, 3, ... (or PE 0 alone at 1 PE) */
