@@ -100,7 +100,6 @@ void coll_grp_reduce_linear(struct coll_grp *g, void *dest, const void *src, siz
 void coll_op_apply(enum coll_op op, enum coll_type type, void *dst, const void *src, size_t n) OFS_HIDDEN;
 
 struct coll_grp *coll_team_grp(struct coll_team *t) OFS_HIDDEN;
-int coll_team_world_pe(const struct coll_team *t, int i) OFS_HIDDEN;
 size_t coll_grp_sizes_len(void) OFS_HIDDEN;
 extern uint64_t *coll_aset_pub OFS_HIDDEN; /* symmetric: my length for active-set collect */
 /* an active set as a group on pSync */
