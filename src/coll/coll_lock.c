@@ -9,6 +9,7 @@
  * The home PE is derived from the lock's symmetric offset, spreading locks over PEs.
  * Every update goes through comm_amo (one atomic executor); local reads are atomic
  * loads.  The lock word returns to 0 when the lock is free and nobody waits.
+ * A lock is held by a PE: threads of one PE must not contend for the same lock.
  */
 #include "coll_internal.h"
 
@@ -51,8 +52,6 @@ void coll_lock_set(long *lock)
 {
     uint32_t me1 = (uint32_t)ofs_g.my_pe + 1, prev = 0;
 
-    /* the lock protects data: earlier puts are complete before we queue */
-    comm_quiet(COMM_CTX_DEFAULT);
     comm_amo(COMM_CTX_DEFAULT, COMM_AMO_SET, COMM_DT_U32, lock_tail(lock), &me1, NULL, &prev,
              lock_home(lock), 0);
     if (prev != 0) {
@@ -65,7 +64,6 @@ int coll_lock_test(long *lock)
 {
     uint32_t me1 = (uint32_t)ofs_g.my_pe + 1, zero = 0, prev = 1;
 
-    comm_quiet(COMM_CTX_DEFAULT);
     comm_amo(COMM_CTX_DEFAULT, COMM_AMO_CSWAP, COMM_DT_U32, lock_tail(lock), &me1, &zero, &prev,
              lock_home(lock), 0);
     return prev != 0;
