@@ -72,12 +72,20 @@ OFS_WEAK_ALIAS(shmem_alltoallsmem)
 
 /* ---- deprecated active-set forms ---- */
 
+/* pSync holds ceil(log2 PE_size) + 2 counters (see src/coll/coll_aset.c) */
+static size_t aset_psync_bytes(int PE_size)
+{
+    int r = 0;
+    while (PE_size > 0 && (1L << r) < PE_size)
+        r++;
+    return (size_t)(r + 2) * sizeof(long);
+}
+
 #define ASET_CHECK(routine, pSync)                                                 \
     do {                                                                           \
         ofs_check_init(routine);                                                   \
-        ofs_check_sym(routine, "pSync", pSync, COLL_ASET_PSYNC_BYTES);             \
+        ofs_check_sym(routine, "pSync", pSync, aset_psync_bytes(PE_size));         \
     } while (0)
-#define COLL_ASET_PSYNC_BYTES (34 * sizeof(long))
 
 OFS_API void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {

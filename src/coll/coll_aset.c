@@ -2,8 +2,9 @@
  * The deprecated active-set collectives: the active set becomes a group whose
  * counters are the user's pSync (counting signals that are consumed again, so pSync
  * is back at SHMEM_SYNC_VALUE = 0 on exit and may be reused at once, the barrier at
- * the end of each call making "not still in use" true).  They need COLL_ASET_NFLAGS
- * longs of pSync: every SHMEM_*_SYNC_SIZE is at least that.  pWrk is not used.
+ * the end of each call making "not still in use" true).  An active set of n PEs uses
+ * ceil(log2 n) + 2 longs of pSync (at most COLL_ASET_NFLAGS = 18): every
+ * SHMEM_*_SYNC_SIZE must be at least that.  pWrk is not used.
  */
 #include "coll_internal.h"
 
@@ -29,6 +30,10 @@ void coll_aset_grp(struct coll_grp *g, int PE_start, int logPE_stride, int PE_si
     g->stride = stride;
     g->flags = (uint64_t *)pSync;
     g->ctx = COMM_CTX_DEFAULT;
+    g->f_bcast = 0;
+    while ((1 << g->f_bcast) < PE_size)
+        g->f_bcast++;
+    g->f_ring = g->f_bcast + 1;
     g->all_local = ofs_g.params.COLL_SHM;
     for (int i = 0; i < PE_size && g->all_local; i++)
         if (!comm_ptr(pSync, PE_start + i * stride))

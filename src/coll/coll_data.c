@@ -24,7 +24,7 @@ static void bcast_binomial(struct coll_grp *g, char *dest, const char *src, size
     const char *from = src;
 
     if (v != 0) {
-        coll_wait(g, COLL_F_BCAST, 1);
+        coll_wait(g, g->f_bcast, 1);
         from = dest;
     }
     while (top < n)
@@ -32,17 +32,17 @@ static void bcast_binomial(struct coll_grp *g, char *dest, const char *src, size
     /* children v + m for powers of two m > v, farthest subtree first */
     for (int m = top; m >= 1; m >>= 1)
         if (m > v && v + m < n)
-            coll_put_signal(g, dest, from, len, COLL_F_BCAST, (v + m + root) % n);
+            coll_put_signal(g, dest, from, len, g->f_bcast, (v + m + root) % n);
 }
 
 static void bcast_linear(struct coll_grp *g, char *dest, const char *src, size_t len, int root)
 {
     if (g->me != root) {
-        coll_wait(g, COLL_F_BCAST, 1);
+        coll_wait(g, g->f_bcast, 1);
         return;
     }
     for (int s = 1; s < g->size; s++)
-        coll_put_signal(g, dest, src, len, COLL_F_BCAST, (root + s) % g->size);
+        coll_put_signal(g, dest, src, len, g->f_bcast, (root + s) % g->size);
 }
 
 /* ring allgather of blocks already in place in dest; the caller barriers */
@@ -52,8 +52,8 @@ static void ring_blocks(struct coll_grp *g, char *dest, const size_t *offs, cons
 
     for (int s = 1; s < n; s++) {
         int b = (me - s + 1 + n) % n; /* my own block first, then what came last */
-        coll_put_signal(g, dest + offs[b], dest + offs[b], lens[b], COLL_F_RING, right);
-        coll_wait(g, COLL_F_RING, 1);
+        coll_put_signal(g, dest + offs[b], dest + offs[b], lens[b], g->f_ring, right);
+        coll_wait(g, g->f_ring, 1);
     }
 }
 
@@ -77,10 +77,10 @@ static void bcast_scatter_allgather(struct coll_grp *g, char *dest, const char *
     if (g->me == root) {
         for (int s = 1; s < n; s++) {
             int m = (root + s) % n;
-            coll_put_signal(g, dest + offs[m], src + offs[m], lens[m], COLL_F_BCAST, m);
+            coll_put_signal(g, dest + offs[m], src + offs[m], lens[m], g->f_bcast, m);
         }
     } else {
-        coll_wait(g, COLL_F_BCAST, 1);
+        coll_wait(g, g->f_bcast, 1);
     }
     ring_blocks(g, dest, offs, lens);
     free(offs);
@@ -104,9 +104,9 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
         heap_seg_of(src, len, &off) >= 0) {
         if (g->me == root) {
             for (int s = 1; s < g->size; s++)
-                coll_signal(g, COLL_F_BCAST, (root + s) % g->size);
+                coll_signal(g, g->f_bcast, (root + s) % g->size);
         } else {
-            coll_wait(g, COLL_F_BCAST, 1);
+            coll_wait(g, g->f_bcast, 1);
             memcpy(dest, comm_ptr(src, coll_grp_pe(g, root)), len);
         }
         coll_grp_barrier(g);

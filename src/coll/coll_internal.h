@@ -28,8 +28,10 @@
 #define COLL_F_RAB 52      /* 32: Rabenseifner halving then doubling rounds */
 #define COLL_F_BRUCK 84    /* 16: Bruck rounds */
 #define COLL_NFLAGS 100
-#define COLL_ASET_NFLAGS 34 /* pSync: barrier rounds, broadcast, ring */
+/* pSync of an active set of n PEs holds ceil(log2 n) barrier counters, then the
+ * broadcast and ring counters: at most COLL_ASET_NFLAGS longs */
 #define COLL_MAX_TEAM_LOG 16 /* teams up to 2^16 PEs (rounds of RD/Bruck counters) */
+#define COLL_ASET_NFLAGS (COLL_MAX_TEAM_LOG + 2)
 
 #define COLL_MAX_ROUNDS 32
 
@@ -53,6 +55,7 @@ struct coll_grp {
     char *rscratch;         /* 2 parities x rslots reduction slots of chunk bytes */
     int rslots;
     int all_local;          /* every member reachable through comm_ptr */
+    int f_bcast, f_ring;    /* counters of broadcast and ring (compact for pSync) */
     uint64_t *step;         /* reduction step counter (scratch parity) */
     struct comm_ctx *ctx;
 };

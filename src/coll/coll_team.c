@@ -118,6 +118,8 @@ static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int st
     p->grp.rslots = pool.rounds + 1;
     p->grp.step = &p->step;
     p->grp.ctx = COMM_CTX_DEFAULT;
+    p->grp.f_bcast = COLL_F_BCAST;
+    p->grp.f_ring = COLL_F_RING;
     p->grp.all_local = ofs_g.params.COLL_SHM;
     for (int i = 0; i < size; i++)
         if (!comm_ptr(p->grp.flags, members ? members[i] : start + i * stride))

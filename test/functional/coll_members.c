@@ -26,6 +26,8 @@ int main(void)
     g.members = members;
     g.flags = flags;
     g.ctx = COMM_CTX_DEFAULT;
+    g.f_bcast = COLL_F_BCAST;
+    g.f_ring = COLL_F_RING;
     for (int pass = 0; pass < 2; pass++) {
         g.all_local = pass; /* both the comm-only and the shared-memory paths */
         for (int rep = 0; rep < 20; rep++) {
