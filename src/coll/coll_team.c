@@ -315,10 +315,12 @@ int coll_team_split_strided(struct coll_team *parent, int start, int stride, int
                             long config_mask, int num_contexts, struct coll_team **new_p)
 {
     int N = parent->size, err, *pidx;
+    long last = (long)start + (long)(size > 1 ? size - 1 : 0) * (size > 1 ? stride : 0);
 
     *new_p = NULL;
-    if (size < 1 || start < 0 || start >= N || (size > 1 && stride < 1) ||
-        (long)start + (long)(size - 1) * (size > 1 ? stride : 0) >= N) {
+    /* a negative stride lists the members in reverse order (no wrap-around) */
+    if (size < 1 || start < 0 || start >= N || (size > 1 && stride == 0) || last < 0 ||
+        last >= N) {
         if (parent->my_pe == 0)
             ofs_log_debug("shmem_team_split_strided: start = %d, stride = %d, size = %d does "
                           "not describe PEs of the parent team (size %d)", start, stride, size, N);

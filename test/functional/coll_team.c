@@ -61,6 +61,31 @@ int main(void)
     CHECK(shmem_team_split_strided(SHMEM_TEAM_INVALID, 0, 1, 1, NULL, 0, &sub) != 0);
     CHECK(sub == SHMEM_TEAM_INVALID);
 
+    /* reversed world (negative stride) */
+    CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, npes - 1, -1, npes, NULL, 0, &sub) == 0);
+    CHECK(sub != SHMEM_TEAM_INVALID);
+    CHECK(shmem_team_my_pe(sub) == npes - 1 - me);
+    CHECK(shmem_team_translate_pe(sub, 0, SHMEM_TEAM_WORLD) == npes - 1);
+    CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, 0, sub) == npes - 1);
+    check_bcast(sub);
+    {
+        static long rs[4], rd[4 * 8];
+        rs[0] = me;
+        shmem_team_sync(sub);
+        CHECK(shmem_fcollectmem(sub, rd, rs, sizeof(long)) == 0);
+        for (int i = 0; i < npes && i < 8; i++)
+            CHECK(rd[i] == npes - 1 - i);
+    }
+    shmem_team_destroy(sub);
+    if (npes > 1) {
+        sub = SHMEM_TEAM_WORLD; /* wraps below 0: invalid */
+        CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, -1, 2, NULL, 0, &sub) != 0);
+        CHECK(sub == SHMEM_TEAM_INVALID);
+        sub = SHMEM_TEAM_WORLD; /* stride 0 with size > 1: invalid */
+        CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 0, 2, NULL, 0, &sub) != 0);
+        CHECK(sub == SHMEM_TEAM_INVALID);
+    }
+
     /* odd-numbered PEs (PE 0 alone at 1 PE), with a context count */
     cfg.num_contexts = 3;
     CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, npes > 1, 2, npes > 1 ? npes / 2 : 1, &cfg,
