@@ -4,7 +4,8 @@
  * is back at SHMEM_SYNC_VALUE = 0 on exit and may be reused at once, the barrier at
  * the end of each call making "not still in use" true).  An active set of n PEs uses
  * ceil(log2 n) + 2 longs of pSync (at most COLL_ASET_NFLAGS = 18): every
- * SHMEM_*_SYNC_SIZE must be at least that.  pWrk is not used.
+ * SHMEM_*_SYNC_SIZE must be at least that.  pWrk is not used: reductions read the
+ * members' sources between two barriers (through shared memory on one node).
  */
 #include "coll_internal.h"
 
@@ -117,5 +118,8 @@ void coll_reduce_aset(void *dest, const void *src, int nreduce, enum coll_op op,
         ofs_fatal(1, "internal: reduction op %d on type %d does not exist", (int)op, (int)type);
     if (nreduce <= 0)
         return;
-    coll_grp_reduce_linear(&g, dest, src, (size_t)nreduce, op, type);
+    if (g.all_local && coll_cfg.reduce != COLL_ALG_LINEAR)
+        coll_grp_reduce_shm(&g, dest, src, (size_t)nreduce, op, type);
+    else
+        coll_grp_reduce_linear(&g, dest, src, (size_t)nreduce, op, type);
 }

@@ -99,6 +99,10 @@ void coll_grp_alltoalls(struct coll_grp *g, void *dest, const void *src, ptrdiff
 void coll_grp_reduce_linear(struct coll_grp *g, void *dest, const void *src, size_t n,
                             enum coll_op op, enum coll_type type) OFS_HIDDEN;
 
+/* same-node groups (all_local): slices reduced through shared memory, two barriers */
+void coll_grp_reduce_shm(struct coll_grp *g, void *dest, const void *src, size_t n,
+                         enum coll_op op, enum coll_type type) OFS_HIDDEN;
+
 /* dst[i] = dst[i] op src[i], i < n elements of type */
 void coll_op_apply(enum coll_op op, enum coll_type type, void *dst, const void *src, size_t n) OFS_HIDDEN;
 

@@ -146,9 +146,11 @@ void coll_grp_reduce_linear(struct coll_grp *g, void *dest, const void *src, siz
  * element is read and written by its owner only, so source may be dest; two
  * synchronisations whatever the size, each byte read once and written n times.
  */
-static void reduce_shm(struct coll_grp *g, char *dest, const char *src, size_t nelems,
-                       enum coll_op op, enum coll_type type)
+void coll_grp_reduce_shm(struct coll_grp *g, void *dest_, const void *src_, size_t nelems,
+                         enum coll_op op, enum coll_type type)
 {
+    char *dest = dest_;
+    const char *src = src_;
     size_t es = coll_type_size(type), per = (nelems + (size_t)g->size - 1) / (size_t)g->size;
     size_t lo = (size_t)g->me * per, hi = lo + per > nelems ? nelems : lo + per;
     const size_t blk = 4096 / es ? 4096 / es : 1;
@@ -196,7 +198,7 @@ int coll_reduce(struct coll_team *team, void *dest, const void *src, size_t nred
                                                         : COLL_ALG_RECURSIVE_DOUBLING;
     }
     if (alg == COLL_ALG_SHM)
-        reduce_shm(g, dest, src, nreduce, op, type);
+        coll_grp_reduce_shm(g, dest, src, nreduce, op, type);
     else if (alg == COLL_ALG_LINEAR)
         coll_grp_reduce_linear(g, dest, src, nreduce, op, type);
     else
