@@ -72,7 +72,15 @@ OFS_WEAK_ALIAS(shmem_alltoallsmem)
 
 /* ---- deprecated active-set forms ---- */
 
-/* pSync holds ceil(log2 PE_size) + 2 counters (see src/coll/coll_aset.c) */
+/* pSync holds ceil(log2 PE_size) + 2 counting signals (see src/coll/coll_aset.c) that
+ * start from and return to 0 */
+_Static_assert(SHMEM_SYNC_VALUE == 0, "src/coll counts pSync signals up from 0");
+_Static_assert(SHMEM_BCAST_SYNC_SIZE >= 18 && SHMEM_BARRIER_SYNC_SIZE >= 18 &&
+               SHMEM_REDUCE_SYNC_SIZE >= 18 && SHMEM_COLLECT_SYNC_SIZE >= 18 &&
+               SHMEM_ALLTOALL_SYNC_SIZE >= 18 && SHMEM_ALLTOALLS_SYNC_SIZE >= 18 &&
+               SHMEM_SYNC_SIZE >= 18,
+               "src/coll needs ceil(log2 n) + 2 <= 18 longs of pSync");
+
 static size_t aset_psync_bytes(int PE_size)
 {
     int r = 0;
