@@ -26,9 +26,14 @@ enum coll_op {
     COLL_OP_COUNT
 };
 size_t coll_type_size(enum coll_type t) OFS_HIDDEN;
+/* 1 if the spec defines op on type (bitwise: integer types; max/min: not complex) */
+int coll_op_valid(enum coll_op op, enum coll_type type) OFS_HIDDEN;
 
 /* A team (shmem_team_t points at one).  Members are world PEs
- * start + i*stride, i in [0, size). */
+ * start + i*stride, i in [0, size) when stride != 0 (negative: reverse order).  A team
+ * whose members are not strided in world numbering (SHMEM_TEAM_SHARED on a node
+ * holding e.g. PEs 0, 1, 3, or a split of such a team) has stride 0 and keeps its
+ * member list in priv: coll_team_world_pe() is right for every team. */
 struct coll_team {
     int start, stride, size;  /* in world PE numbers */
     int my_pe;                /* my index in the team, -1 if not a member */
@@ -48,11 +53,13 @@ extern struct coll_team shmem_internal_team_shared OFS_API;
 ofs_status_t coll_init(void) OFS_HIDDEN;
 void coll_fini(void) OFS_HIDDEN;
 
-/* world PE of team member i */
+/* world PE of team member i: strided teams only (stride != 0) */
 static inline int coll_team_pe(const struct coll_team *t, int i)
 {
     return t->start + i * t->stride;
 }
+/* world PE of team member i, any team */
+int coll_team_world_pe(const struct coll_team *t, int i) OFS_HIDDEN;
 
 /* ---- teams (spec semantics; a NULL/invalid team is reported by the API layer) ---- */
 /* On error, *new_p = NULL (SHMEM_TEAM_INVALID) on every PE and nonzero is returned. */

@@ -46,12 +46,14 @@ OFS_ENV(PROGRESS_INTERVAL, LONG, "1000",
 OFS_ENV(TEAMS_MAX, LONG, "64",
         "Most teams that can exist at once (each reserves synchronization space in the heap)")
 OFS_ENV(BARRIER_ALGORITHM, STRING, "auto",
-        "Barrier algorithm: auto, dissemination, tree, shm")
+        "Barrier algorithm: auto, dissemination")
 OFS_ENV(BCAST_ALGORITHM, STRING, "auto",
-        "Broadcast algorithm: auto, binomial, scatter_allgather, linear")
+        "Broadcast algorithm: auto, binomial, scatter_allgather, linear, shm (same-node teams)")
 OFS_ENV(REDUCE_ALGORITHM, STRING, "auto",
-        "Reduction algorithm: auto, recursive_doubling, rabenseifner, linear")
+        "Reduction algorithm: auto, recursive_doubling, rabenseifner, linear, shm (same-node teams)")
 OFS_ENV(COLLECT_ALGORITHM, STRING, "auto",
         "Collect/fcollect algorithm: auto, ring, bruck, linear")
 OFS_ENV(ALLTOALL_ALGORITHM, STRING, "auto",
         "Alltoall algorithm: auto, pairwise, linear")
+OFS_ENV(COLL_SHM, BOOL, "1",
+        "Collectives use shared memory directly for same-node PEs (0: only comm puts and AMOs)")

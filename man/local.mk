@@ -37,3 +37,4 @@ uninstall-hook-api-man:
 	    done; \
 	done
 uninstall_hooks += uninstall-hook-api-man
+include man/man3/coll.mk

@@ -16,3 +16,5 @@ clean-local-testlogs:
 	rm -rf test/logs
 clean_local_hooks += clean-local-testlogs
 include test/stress/local.mk
+include test/functional/coll.mk
+include test/performance/coll.mk

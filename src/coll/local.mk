@@ -1,1 +1,3 @@
-libsma_core_la_SOURCES += src/coll/coll_barrier.c
+libsma_core_la_SOURCES += src/coll/coll_team.c src/coll/coll_sync.c src/coll/coll_data.c \
+	src/coll/coll_reduce.c src/coll/coll_aset.c src/coll/coll_lock.c src/coll/coll_ops.c
+noinst_HEADERS += src/coll/coll_internal.h

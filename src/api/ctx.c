@@ -1,0 +1,63 @@
+/* Communication contexts: shmem_ctx_create/destroy, shmem_team_create_ctx, shmem_ctx_get_team. */
+#include "ofs_api.h"
+#include "shmem.h"
+#include "pshmem.h"
+
+static int ctx_new(const char *routine, shmem_team_t team, long options, shmem_ctx_t *ctx)
+{
+    struct comm_ctx *c;
+
+    ofs_check_nonnull(routine, "ctx", ctx, 1);
+    *ctx = SHMEM_CTX_INVALID;
+    if (options & ~(SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE))
+        ofs_bad_input(routine, "options = %#lx has bits that are not SHMEM_CTX_* options",
+                      options);
+    if (team == SHMEM_TEAM_INVALID)
+        return -1;
+    if (comm_ctx_create(options, team, &c) != OFS_OK)
+        return -1;
+    /* a shareable context under SHMEM_THREAD_MULTIPLE is used by several threads */
+    c->serialized = ofs_g.thread_level == SHMEM_THREAD_MULTIPLE &&
+                    !(options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED));
+    *ctx = c;
+    return 0;
+}
+
+OFS_API int pshmem_ctx_create(long options, shmem_ctx_t *ctx)
+{
+    ofs_check_init("shmem_ctx_create");
+    return ctx_new("shmem_ctx_create", SHMEM_TEAM_WORLD, options, ctx);
+}
+OFS_WEAK_ALIAS(shmem_ctx_create)
+
+OFS_API int pshmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
+{
+    ofs_check_init("shmem_team_create_ctx");
+    return ctx_new("shmem_team_create_ctx", team, options, ctx);
+}
+OFS_WEAK_ALIAS(shmem_team_create_ctx)
+
+OFS_API void pshmem_ctx_destroy(shmem_ctx_t ctx)
+{
+    ofs_check_init("shmem_ctx_destroy");
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    if (ctx == SHMEM_CTX_DEFAULT)
+        ofs_bad_input("shmem_ctx_destroy", "ctx = SHMEM_CTX_DEFAULT cannot be destroyed");
+    comm_ctx_destroy(ctx);
+}
+OFS_WEAK_ALIAS(shmem_ctx_destroy)
+
+OFS_API int pshmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
+{
+    ofs_check_init("shmem_ctx_get_team");
+    if (!team)
+        return -1;
+    if (ctx == SHMEM_CTX_INVALID) {
+        *team = SHMEM_TEAM_INVALID;
+        return -1;
+    }
+    *team = ctx->team ? ctx->team : SHMEM_TEAM_WORLD;
+    return 0;
+}
+OFS_WEAK_ALIAS(shmem_ctx_get_team)

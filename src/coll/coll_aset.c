@@ -1,0 +1,125 @@
+/*
+ * The deprecated active-set collectives: the active set becomes a group whose
+ * counters are the user's pSync (counting signals that are consumed again, so pSync
+ * is back at SHMEM_SYNC_VALUE = 0 on exit and may be reused at once, the barrier at
+ * the end of each call making "not still in use" true).  An active set of n PEs uses
+ * ceil(log2 n) + 2 longs of pSync (at most COLL_ASET_NFLAGS = 18): every
+ * SHMEM_*_SYNC_SIZE must be at least that.  pWrk is not used: reductions read the
+ * members' sources between two barriers (through shared memory on one node).
+ */
+#include "coll_internal.h"
+
+#include <stdlib.h>
+
+void coll_aset_grp(struct coll_grp *g, int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    int stride = 1 << logPE_stride, me = ofs_g.my_pe - PE_start;
+
+    if (PE_size < 1 || PE_start < 0 || logPE_stride < 0 || logPE_stride > 30 ||
+        (long)PE_start + (long)(PE_size - 1) * stride >= ofs_g.n_pes)
+        ofs_bad_input("active-set collective", "PE_start = %d, logPE_stride = %d, PE_size = %d "
+                      "do not describe PEs of the job (%d PEs)", PE_start, logPE_stride, PE_size,
+                      ofs_g.n_pes);
+    if (me < 0 || me % stride != 0 || me / stride >= PE_size)
+        ofs_bad_input("active-set collective", "PE %d is not in the active set PE_start = %d, "
+                      "logPE_stride = %d, PE_size = %d", ofs_g.my_pe, PE_start, logPE_stride,
+                      PE_size);
+    memset(g, 0, sizeof(*g));
+    g->size = PE_size;
+    g->me = me / stride;
+    g->start = PE_start;
+    g->stride = stride;
+    g->flags = (uint64_t *)pSync;
+    g->ctx = COMM_CTX_DEFAULT;
+    g->f_bcast = 0;
+    while ((1 << g->f_bcast) < PE_size)
+        g->f_bcast++;
+    g->f_ring = g->f_bcast + 1;
+    g->all_local = ofs_g.params.COLL_SHM;
+    for (int i = 0; i < PE_size && g->all_local; i++)
+        if (!comm_ptr(pSync, PE_start + i * stride))
+            g->all_local = 0;
+}
+
+void coll_broadcast_aset(void *dest, const void *src, size_t nelems, size_t elem_size,
+                         int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    struct coll_grp g;
+
+    coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
+    if (PE_root < 0 || PE_root >= PE_size)
+        ofs_bad_input("shmem_broadcast", "PE_root = %d is not in [0, PE_size = %d)", PE_root,
+                      PE_size);
+    coll_grp_bcast(&g, dest, src, nelems * elem_size, PE_root, 0);
+}
+
+void coll_fcollect_aset(void *dest, const void *src, size_t nelems, size_t elem_size,
+                        int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    struct coll_grp g;
+
+    coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
+    coll_grp_fcollect(&g, dest, src, nelems * elem_size);
+}
+
+void coll_collect_aset(void *dest, const void *src, size_t nelems, size_t elem_size,
+                       int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    struct coll_grp g;
+    size_t *offs, o = 0;
+
+    coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
+    offs = malloc(2 * (size_t)PE_size * sizeof(size_t));
+    if (!offs)
+        ofs_fatal(1, "shmem_collect: out of host memory");
+    /* each PE publishes its length in its own copy of coll_aset_pub */
+    __atomic_store_n(coll_aset_pub, (uint64_t)(nelems * elem_size), __ATOMIC_RELEASE);
+    coll_grp_barrier(&g);
+    for (int i = 0; i < PE_size; i++) {
+        uint64_t l = *coll_aset_pub;
+        if (i != g.me)
+            comm_get(g.ctx, &l, coll_aset_pub, sizeof(l), coll_grp_pe(&g, i));
+        offs[i] = o;
+        offs[PE_size + i] = l;
+        o += l;
+    }
+    coll_grp_collectv(&g, dest, src, offs, offs + PE_size); /* ends with a barrier */
+    free(offs);
+}
+
+void coll_alltoall_aset(void *dest, const void *src, size_t nelems, size_t elem_size,
+                        int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    struct coll_grp g;
+
+    coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
+    coll_grp_alltoalls(&g, dest, src, 1, 1, nelems, elem_size);
+}
+
+void coll_alltoalls_aset(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+                         size_t nelems, size_t elem_size, int PE_start, int logPE_stride,
+                         int PE_size, long *pSync)
+{
+    struct coll_grp g;
+
+    coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
+    coll_grp_alltoalls(&g, dest, src, dst, sst, nelems, elem_size);
+}
+
+void coll_reduce_aset(void *dest, const void *src, int nreduce, enum coll_op op,
+                      enum coll_type type, int PE_start, int logPE_stride, int PE_size,
+                      void *pWrk, long *pSync)
+{
+    struct coll_grp g;
+
+    (void)pWrk;
+    coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
+    if (!coll_op_valid(op, type))
+        ofs_fatal(1, "internal: reduction op %d on type %d does not exist", (int)op, (int)type);
+    if (nreduce <= 0)
+        return;
+    if (g.all_local && coll_cfg.reduce != COLL_ALG_LINEAR)
+        coll_grp_reduce_shm(&g, dest, src, (size_t)nreduce, op, type);
+    else
+        coll_grp_reduce_linear(&g, dest, src, (size_t)nreduce, op, type);
+}

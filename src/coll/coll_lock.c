@@ -1,0 +1,91 @@
+/*
+ * Locks: an MCS queue lock over comm AMOs, so waiting is FIFO-fair and each waiter
+ * spins on its OWN memory (no traffic on the lock word while waiting).
+ *
+ * The symmetric long is viewed as two 32-bit words:
+ *   word 0 on the lock's home PE: the queue tail (PE + 1, 0 = free);
+ *   word 1 on every PE: that PE's queue node: the successor (PE + 1) in the low 31 bits,
+ *          COLL_LOCK_GO when the predecessor hands the lock over.
+ * The home PE is derived from the lock's symmetric offset, spreading locks over PEs.
+ * Every update goes through comm_amo (one atomic executor); local reads are atomic
+ * loads.  The lock word returns to 0 when the lock is free and nobody waits.
+ * A lock is held by a PE: threads of one PE must not contend for the same lock.
+ */
+#include "coll_internal.h"
+
+#define COLL_LOCK_GO 0x80000000u
+#define COLL_LOCK_NEXT 0x7fffffffu
+
+static int lock_home(long *lock)
+{
+    size_t off;
+    comm_seg(lock, sizeof(long), &off);
+    return (int)((off / sizeof(long)) % (size_t)ofs_g.n_pes);
+}
+
+static inline uint32_t *lock_tail(long *lock)
+{
+    return (uint32_t *)lock;
+}
+
+static inline uint32_t *lock_node(long *lock)
+{
+    return (uint32_t *)lock + 1;
+}
+
+static uint32_t node_wait(long *lock, uint32_t mask)
+{
+    unsigned iter = 0;
+    uint32_t v;
+
+    while (!((v = __atomic_load_n(lock_node(lock), __ATOMIC_ACQUIRE)) & mask))
+        comm_wait_backoff(&iter);
+    return v;
+}
+
+static void node_amo(long *lock, enum comm_amo_op op, uint32_t val, int pe)
+{
+    comm_amo(COMM_CTX_DEFAULT, op, COMM_DT_U32, lock_node(lock), &val, NULL, NULL, pe, 0);
+}
+
+void coll_lock_set(long *lock)
+{
+    uint32_t me1 = (uint32_t)ofs_g.my_pe + 1, prev = 0;
+
+    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_SET, COMM_DT_U32, lock_tail(lock), &me1, NULL, &prev,
+             lock_home(lock), 0);
+    if (prev != 0) {
+        node_amo(lock, COMM_AMO_OR, me1, (int)prev - 1); /* link behind prev */
+        node_wait(lock, COLL_LOCK_GO);
+    }
+}
+
+int coll_lock_test(long *lock)
+{
+    uint32_t me1 = (uint32_t)ofs_g.my_pe + 1, zero = 0, prev = 1;
+
+    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_CSWAP, COMM_DT_U32, lock_tail(lock), &me1, &zero, &prev,
+             lock_home(lock), 0);
+    return prev != 0;
+}
+
+void coll_lock_clear(long *lock)
+{
+    uint32_t me1 = (uint32_t)ofs_g.my_pe + 1, zero = 0, old = 0, next;
+
+    /* updates made under the lock are visible before the next holder gets it */
+    comm_quiet(COMM_CTX_DEFAULT);
+    next = __atomic_load_n(lock_node(lock), __ATOMIC_ACQUIRE) & COLL_LOCK_NEXT;
+    if (next == 0) {
+        comm_amo(COMM_CTX_DEFAULT, COMM_AMO_CSWAP, COMM_DT_U32, lock_tail(lock), &zero, &me1,
+                 &old, lock_home(lock), 0);
+        if (old == me1) {
+            node_amo(lock, COMM_AMO_SET, 0, ofs_g.my_pe);
+            return;
+        }
+        /* somebody swapped in behind us: wait until it links itself */
+        next = node_wait(lock, COLL_LOCK_NEXT) & COLL_LOCK_NEXT;
+    }
+    node_amo(lock, COMM_AMO_SET, 0, ofs_g.my_pe);
+    node_amo(lock, COMM_AMO_OR, COLL_LOCK_GO, (int)next - 1);
+}

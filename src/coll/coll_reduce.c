@@ -1,0 +1,207 @@
+/*
+ * Reductions (all-reduce: every member gets the result).
+ *
+ * recursive doubling: round k exchanges the whole partial result with member
+ *   r ^ 2^k; log2(p) rounds; best for short vectors.
+ * rabenseifner: reduce-scatter by recursive halving (round k sends half of what is
+ *   left to r ^ p/2^(k+1)), then allgather by recursive doubling straight into the
+ *   partners' dest; about 2x the vector crosses each PE instead of log2(p) x.
+ * Both fold a non-power-of-two team first: member p2 + i sends its vector to member i
+ * and receives the result at the end.  Vectors go in chunks of the team's slot size;
+ * scratch slots alternate between two parities by step, which is safe because a
+ * partner can only reach step t + 2 after every member contributed to step t + 1.
+ * IEEE + and * are commutative, so both partners of a round compute bitwise equal
+ * values and every member ends with the same result.
+ *
+ * linear: everyone gets every member's source in rank order (between two
+ *   barriers); used by the active-set forms (no scratch but pSync).
+ */
+#include "coll_internal.h"
+
+#include <stdlib.h>
+
+#define COLL_RAB_MIN 8192 /* auto: Rabenseifner from this many bytes (p >= 4) */
+#define COLL_SHM_MIN 2048 /* auto: direct shared-memory reduction from this many bytes */
+
+static inline char *rslot(struct coll_grp *g, unsigned parity, int k)
+{
+    return g->rscratch + ((size_t)parity * (size_t)g->rslots + (size_t)k) * g->chunk;
+}
+
+static void reduce_pow2(struct coll_grp *g, char *dest, char *acc, size_t cnt, size_t es,
+                        unsigned parity, int p2, enum coll_op op, enum coll_type type, int rab)
+{
+    int r = g->me, L = 0;
+    size_t los[COLL_MAX_TEAM_LOG], his[COLL_MAX_TEAM_LOG], lo = 0, hi = cnt;
+
+    while ((1 << L) < p2)
+        L++;
+    if (!rab) {
+        for (int k = 0; k < L; k++) {
+            int partner = r ^ (1 << k);
+            char *s = rslot(g, parity, k);
+            coll_put_signal(g, s, acc, cnt * es, COLL_F_RD + k, partner);
+            coll_wait(g, COLL_F_RD + k, 1);
+            coll_op_apply(op, type, acc, s, cnt);
+        }
+        memcpy(dest, acc, cnt * es);
+        return;
+    }
+    for (int k = 0; k < L; k++) {
+        int d = p2 >> (k + 1), partner = r ^ d;
+        size_t mid = lo + (hi - lo) / 2, slo, shi;
+        char *s = rslot(g, parity, k);
+        los[k] = lo;
+        his[k] = hi;
+        if (r & d) {
+            slo = lo, shi = mid, lo = mid;
+        } else {
+            slo = mid, shi = hi, hi = mid;
+        }
+        coll_put_signal(g, s, acc + slo * es, (shi - slo) * es, COLL_F_RAB + k, partner);
+        coll_wait(g, COLL_F_RAB + k, 1);
+        coll_op_apply(op, type, acc + lo * es, s, hi - lo);
+    }
+    memcpy(dest + lo * es, acc + lo * es, (hi - lo) * es);
+    for (int k = L - 1; k >= 0; k--) {
+        int d = p2 >> (k + 1), partner = r ^ d;
+        coll_put_signal(g, dest + lo * es, dest + lo * es, (hi - lo) * es,
+                        COLL_F_RAB + COLL_MAX_TEAM_LOG + k, partner);
+        coll_wait(g, COLL_F_RAB + COLL_MAX_TEAM_LOG + k, 1);
+        lo = los[k];
+        hi = his[k];
+    }
+}
+
+static void reduce_tree(struct coll_grp *g, char *dest, const char *src, size_t nelems,
+                        enum coll_op op, enum coll_type type, int rab)
+{
+    size_t es = coll_type_size(type), celems = g->chunk / es;
+    int n = g->size, r = g->me, p2 = 1, rem;
+    char *acc;
+
+    while (p2 * 2 <= n)
+        p2 *= 2;
+    rem = n - p2;
+    acc = malloc(celems * es);
+    if (!acc)
+        ofs_fatal(1, "reduction: out of host memory");
+    for (size_t off = 0; off < nelems; off += celems) {
+        size_t cnt = nelems - off < celems ? nelems - off : celems, bytes = cnt * es;
+        unsigned parity = (unsigned)((*g->step)++ & 1);
+        char *d = dest + off * es;
+
+        memcpy(acc, src + off * es, bytes);
+        if (r >= p2) {
+            coll_put_signal(g, rslot(g, parity, g->rslots - 1), acc, bytes, COLL_F_PRE, r - p2);
+            coll_wait(g, COLL_F_POST, 1);
+            continue;
+        }
+        if (r < rem) {
+            coll_wait(g, COLL_F_PRE, 1);
+            coll_op_apply(op, type, acc, rslot(g, parity, g->rslots - 1), cnt);
+        }
+        reduce_pow2(g, d, acc, cnt, es, parity, p2, op, type, rab);
+        if (r < rem)
+            coll_put_signal(g, d, d, bytes, COLL_F_POST, r + p2);
+    }
+    free(acc);
+}
+
+void coll_grp_reduce_linear(struct coll_grp *g, void *dest, const void *src, size_t nelems,
+                            enum coll_op op, enum coll_type type)
+{
+    size_t es = coll_type_size(type), bytes = nelems * es, tlen = bytes < 65536 ? bytes : 65536;
+    char *acc, *tmp;
+
+    if (nelems == 0)
+        return;
+    acc = malloc(bytes);
+    tmp = malloc(tlen);
+    if (!acc || !tmp)
+        ofs_fatal(1, "reduction: out of host memory");
+    coll_grp_barrier(g); /* every source is ready */
+    for (int i = 0; i < g->size; i++) {
+        for (size_t off = 0; off < bytes; off += tlen) {
+            size_t l = bytes - off < tlen ? bytes - off : tlen;
+            char *into = i == 0 ? acc + off : tmp;
+            if (i == g->me)
+                memcpy(into, (const char *)src + off, l);
+            else
+                comm_get(g->ctx, into, (const char *)src + off, l, coll_grp_pe(g, i));
+            if (i != 0)
+                coll_op_apply(op, type, acc + off, tmp, l / es);
+        }
+    }
+    coll_grp_barrier(g); /* every read of the sources is done (source may be dest) */
+    memcpy(dest, acc, bytes);
+    free(tmp);
+    free(acc);
+}
+
+/*
+ * shm: every member is load/store reachable (comm_ptr).  Member r owns slice r of the
+ * vector: after a barrier it reduces that slice reading every member's source in
+ * rank order and writes the result into every member's dest, then a barrier.  Each
+ * element is read and written by its owner only, so source may be dest; two
+ * synchronisations whatever the size, each byte read once and written n times.
+ */
+void coll_grp_reduce_shm(struct coll_grp *g, void *dest_, const void *src_, size_t nelems,
+                         enum coll_op op, enum coll_type type)
+{
+    char *dest = dest_;
+    const char *src = src_;
+    size_t es = coll_type_size(type), per = (nelems + (size_t)g->size - 1) / (size_t)g->size;
+    size_t lo = (size_t)g->me * per, hi = lo + per > nelems ? nelems : lo + per;
+    const size_t blk = 4096 / es ? 4096 / es : 1;
+    char acc[4096 > 32 ? 4096 : 32] __attribute__((aligned(64)));
+
+    coll_grp_barrier(g); /* every source is ready */
+    for (size_t b = lo; b < hi; b += blk) {
+        size_t cnt = hi - b < blk ? hi - b : blk;
+        for (int i = 0; i < g->size; i++) {
+            const char *s = (const char *)comm_ptr(src + b * es, coll_grp_pe(g, i));
+            if (i == 0)
+                memcpy(acc, s, cnt * es);
+            else
+                coll_op_apply(op, type, acc, s, cnt);
+        }
+        for (int i = 0; i < g->size; i++)
+            memcpy(comm_ptr(dest + b * es, coll_grp_pe(g, i)), acc, cnt * es);
+    }
+    coll_grp_barrier(g); /* every slice is in every dest */
+}
+
+int coll_reduce(struct coll_team *team, void *dest, const void *src, size_t nreduce,
+                enum coll_op op, enum coll_type type)
+{
+    struct coll_grp *g = coll_team_grp(team);
+    int alg = coll_cfg.reduce;
+
+    if (!coll_op_valid(op, type))
+        ofs_fatal(1, "internal: reduction op %d on type %d does not exist", (int)op, (int)type);
+    if (nreduce == 0)
+        return 0;
+    if (g->size == 1) {
+        if (dest != src)
+            memmove(dest, src, nreduce * coll_type_size(type));
+        return 0;
+    }
+    if (alg == COLL_ALG_SHM && !g->all_local)
+        alg = COLL_ALG_AUTO;
+    if (alg == COLL_ALG_AUTO) {
+        size_t bytes = nreduce * coll_type_size(type);
+        if (g->all_local && bytes >= COLL_SHM_MIN)
+            alg = COLL_ALG_SHM;
+        else
+            alg = bytes >= COLL_RAB_MIN && g->size >= 4 ? COLL_ALG_RABENSEIFNER
+                                                        : COLL_ALG_RECURSIVE_DOUBLING;
+    }
+    if (alg == COLL_ALG_SHM)
+        coll_grp_reduce_shm(g, dest, src, nreduce, op, type);
+    else if (alg == COLL_ALG_LINEAR)
+        coll_grp_reduce_linear(g, dest, src, nreduce, op, type);
+    else
+        reduce_tree(g, dest, src, nreduce, op, type, alg == COLL_ALG_RABENSEIFNER);
+    return 0;
+}

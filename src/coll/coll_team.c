@@ -1,0 +1,406 @@
+/*
+ * Teams and the pool of team slots.  At coll_init every PE allocates the same pool
+ * from the symmetric heap (deterministic: before any user allocation), one slot per
+ * possible team (SHMEM_TEAMS_MAX): signal counters, then scratch for collect sizes
+ * and reduction chunks.  A split agrees on a slot that is free on every member with an
+ * AND-allreduce of the members' free masks over the parent team.
+ *
+ * Members are kept as world PE numbers; strided teams use start/stride, a team that
+ * is not strided in world numbering (SHMEM_TEAM_SHARED on an irregular node, a split
+ * of such a team) keeps an explicit member list and has stride 0 in struct coll_team.
+ */
+#include "coll_internal.h"
+#include "rt.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+struct coll_team shmem_internal_team_world;
+struct coll_team shmem_internal_team_shared;
+struct coll_cfg coll_cfg;
+uint64_t *coll_aset_pub;
+
+#define COLL_FLAGS_BYTES 1024 /* COLL_NFLAGS counters, padded */
+#define COLL_POOL_BUDGET (4UL << 20)
+
+static struct {
+    char *base;           /* symmetric pool */
+    size_t slot_len;
+    int nslots;
+    int rounds;           /* ceil(log2 n_pes), at least 1 */
+    size_t sizes_len;     /* scratch bytes for collect sizes */
+    size_t chunk;         /* bytes per reduction slot */
+    uint64_t *used;       /* local: slot in use by a team I belong to */
+    int nwords;
+    uint64_t *split_buf;  /* symmetric: 2*nwords words for the slot agreement */
+    pthread_mutex_t lock;
+} pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static const char *const alg_names[] = { "auto", "dissemination", "shm", "binomial",
+    "scatter_allgather", "linear", "recursive_doubling", "rabenseifner", "ring", "bruck",
+    "pairwise", NULL };
+static const int alg_ids[] = { COLL_ALG_AUTO, COLL_ALG_DISSEMINATION, COLL_ALG_SHM,
+    COLL_ALG_BINOMIAL, COLL_ALG_SCATTER_ALLGATHER, COLL_ALG_LINEAR,
+    COLL_ALG_RECURSIVE_DOUBLING, COLL_ALG_RABENSEIFNER, COLL_ALG_RING, COLL_ALG_BRUCK,
+    COLL_ALG_PAIRWISE };
+
+/* -1 if val is not one of the allowed algorithms (allowed: a list of ids, -1 ended) */
+static int alg_pick(const char *var, const char *val, const int *allowed)
+{
+    for (int i = 0; alg_names[i]; i++) {
+        if (strcmp(val, alg_names[i]) != 0)
+            continue;
+        for (int j = 0; allowed[j] >= 0; j++)
+            if (allowed[j] == alg_ids[i])
+                return alg_ids[i];
+    }
+    ofs_log_error("SHMEM_%s = '%s' is not one of the algorithms offered for it (see SHMEM_INFO)",
+                  var, val);
+    return -1;
+}
+
+static ofs_status_t coll_parse_algs(void)
+{
+    static const int bar[] = { COLL_ALG_AUTO, COLL_ALG_DISSEMINATION, -1 };
+    static const int bc[] = { COLL_ALG_AUTO, COLL_ALG_BINOMIAL, COLL_ALG_SCATTER_ALLGATHER,
+                              COLL_ALG_LINEAR, COLL_ALG_SHM, -1 };
+    static const int red[] = { COLL_ALG_AUTO, COLL_ALG_RECURSIVE_DOUBLING,
+                               COLL_ALG_RABENSEIFNER, COLL_ALG_LINEAR, COLL_ALG_SHM, -1 };
+    static const int col[] = { COLL_ALG_AUTO, COLL_ALG_RING, COLL_ALG_BRUCK, COLL_ALG_LINEAR, -1 };
+    static const int a2a[] = { COLL_ALG_AUTO, COLL_ALG_PAIRWISE, COLL_ALG_LINEAR, -1 };
+
+    coll_cfg.barrier = alg_pick("BARRIER_ALGORITHM", ofs_g.params.BARRIER_ALGORITHM, bar);
+    coll_cfg.bcast = alg_pick("BCAST_ALGORITHM", ofs_g.params.BCAST_ALGORITHM, bc);
+    coll_cfg.reduce = alg_pick("REDUCE_ALGORITHM", ofs_g.params.REDUCE_ALGORITHM, red);
+    coll_cfg.collect = alg_pick("COLLECT_ALGORITHM", ofs_g.params.COLLECT_ALGORITHM, col);
+    coll_cfg.alltoall = alg_pick("ALLTOALL_ALGORITHM", ofs_g.params.ALLTOALL_ALGORITHM, a2a);
+    if (coll_cfg.barrier < 0 || coll_cfg.bcast < 0 || coll_cfg.reduce < 0 ||
+        coll_cfg.collect < 0 || coll_cfg.alltoall < 0)
+        return OFS_ERR_INVAL;
+    return OFS_OK;
+}
+
+static inline char *slot_base(int id)
+{
+    return pool.base + (size_t)id * pool.slot_len;
+}
+
+/* Fill in a team whose slot is id; members may be NULL (strided start/stride). */
+static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int start,
+                               int stride, int size, int my_index, long mask, int nctx,
+                               struct coll_team *parent)
+{
+    struct coll_tpriv *p = calloc(1, sizeof(*p));
+
+    if (!p)
+        return OFS_ERR_NOMEM;
+    t->start = start;
+    t->stride = stride;
+    t->size = size;
+    t->my_pe = my_index;
+    t->config_mask = mask;
+    t->num_contexts = nctx;
+    t->id = id;
+    t->parent = parent;
+    t->priv = p;
+    p->members = members;
+    p->grp.size = size;
+    p->grp.me = my_index;
+    p->grp.start = start;
+    p->grp.stride = stride;
+    p->grp.members = members;
+    p->grp.flags = (uint64_t *)slot_base(id);
+    p->grp.seen = p->seen;
+    p->grp.scratch = slot_base(id) + COLL_FLAGS_BYTES;
+    p->grp.scratch_len = pool.slot_len - COLL_FLAGS_BYTES;
+    p->grp.chunk = pool.chunk;
+    p->grp.rscratch = p->grp.scratch + pool.sizes_len;
+    p->grp.rslots = pool.rounds + 1;
+    p->grp.step = &p->step;
+    p->grp.ctx = COMM_CTX_DEFAULT;
+    p->grp.f_bcast = COLL_F_BCAST;
+    p->grp.f_ring = COLL_F_RING;
+    p->grp.all_local = ofs_g.params.COLL_SHM;
+    for (int i = 0; i < size; i++)
+        if (!comm_ptr(p->grp.flags, members ? members[i] : start + i * stride))
+            p->grp.all_local = 0;
+    pool.used[id / 64] |= 1ULL << (id % 64);
+    return OFS_OK;
+}
+
+struct coll_grp *coll_team_grp(struct coll_team *t)
+{
+    return &((struct coll_tpriv *)t->priv)->grp;
+}
+
+size_t coll_grp_sizes_len(void)
+{
+    return pool.sizes_len;
+}
+
+int coll_team_world_pe(const struct coll_team *t, int i)
+{
+    const struct coll_tpriv *p = t->priv;
+    return p->members ? p->members[i] : t->start + i * t->stride;
+}
+
+/* If the sorted list is strided, its start and stride; else stride 0 */
+static void list_shape(const int *pes, int n, int *start_p, int *stride_p)
+{
+    int stride = n > 1 ? pes[1] - pes[0] : 1;
+
+    for (int i = 2; i < n; i++)
+        if (pes[i] - pes[i - 1] != stride)
+            stride = 0;
+    *start_p = pes[0];
+    *stride_p = stride;
+}
+
+ofs_status_t coll_init(void)
+{
+    int n = ofs_g.n_pes;
+    ofs_status_t st;
+    size_t need;
+
+    st = coll_parse_algs();
+    if (st != OFS_OK)
+        return st;
+    coll_cfg.fast_signal = comm_g.amo_cpu && ofs_g.params.COLL_SHM;
+    if (ofs_g.thread_level == 3 /* SHMEM_THREAD_MULTIPLE */)
+        COMM_CTX_DEFAULT->serialized = 1;
+
+    if (n > (1 << COLL_MAX_TEAM_LOG)) {
+        ofs_log_error("shmem_init: %d PEs: the collectives support at most %d", n,
+                      1 << COLL_MAX_TEAM_LOG);
+        return OFS_ERR_INVAL;
+    }
+    if (ofs_g.params.TEAMS_MAX < 2) {
+        ofs_log_error("SHMEM_TEAMS_MAX = %ld: at least 2 are needed (SHMEM_TEAM_WORLD and "
+                      "SHMEM_TEAM_SHARED)", ofs_g.params.TEAMS_MAX);
+        return OFS_ERR_INVAL;
+    }
+    pool.nslots = (int)ofs_g.params.TEAMS_MAX;
+    pool.rounds = 1;
+    while ((1L << pool.rounds) < n)
+        pool.rounds++;
+    pool.sizes_len = ((size_t)n * sizeof(uint64_t) + 63) & ~(size_t)63;
+    /* reduction chunk: as large as the budget allows, 1 KiB to 16 KiB */
+    need = COLL_POOL_BUDGET / (size_t)pool.nslots;
+    need = need > COLL_FLAGS_BYTES + pool.sizes_len ? need - COLL_FLAGS_BYTES - pool.sizes_len : 0;
+    pool.chunk = need / (2 * (size_t)(pool.rounds + 1));
+    pool.chunk &= ~(size_t)63;
+    if (pool.chunk < 1024)
+        pool.chunk = 1024;
+    if (pool.chunk > 16384)
+        pool.chunk = 16384;
+    pool.slot_len = COLL_FLAGS_BYTES + pool.sizes_len + 2 * (size_t)(pool.rounds + 1) * pool.chunk;
+    pool.nwords = (pool.nslots + 63) / 64;
+    pool.used = calloc((size_t)pool.nwords, sizeof(uint64_t));
+    if (!pool.used)
+        return OFS_ERR_NOMEM;
+    pool.base = heap_alloc(pool.slot_len * (size_t)pool.nslots, 64);
+    pool.split_buf = heap_alloc((2 * (size_t)pool.nwords + 1) * sizeof(uint64_t), 64);
+    coll_aset_pub = pool.split_buf ? pool.split_buf + 2 * pool.nwords : NULL;
+    if (!pool.base || !pool.split_buf) {
+        ofs_log_error("shmem_init: no room for the team pool (%zu bytes for SHMEM_TEAMS_MAX = %d "
+                      "teams): lower SHMEM_TEAMS_MAX", pool.slot_len * (size_t)pool.nslots,
+                      pool.nslots);
+        return OFS_ERR_NOMEM;
+    }
+    memset(pool.base, 0, pool.slot_len * (size_t)pool.nslots);
+
+    st = team_setup(&shmem_internal_team_world, 0, NULL, 0, 1, n, ofs_g.my_pe, 0, 0, NULL);
+    if (st != OFS_OK)
+        return st;
+    {
+        int *m = malloc((size_t)ofs_g.local_size * sizeof(int));
+        int start, stride;
+        if (!m)
+            return OFS_ERR_NOMEM;
+        memcpy(m, ofs_g.local_pes, (size_t)ofs_g.local_size * sizeof(int));
+        list_shape(m, ofs_g.local_size, &start, &stride);
+        st = team_setup(&shmem_internal_team_shared, 1, m, start, stride, ofs_g.local_size,
+                        ofs_g.local_rank, 0, 0, &shmem_internal_team_world);
+        if (st != OFS_OK)
+            return st;
+        if (stride != 0)
+            coll_team_grp(&shmem_internal_team_shared)->members = NULL;
+    }
+    ofs_log_debug("coll: %d team slots of %zu bytes (reduction chunk %zu)", pool.nslots,
+                  pool.slot_len, pool.chunk);
+    /* every PE's counters are zero before anyone signals */
+    return rt_barrier() == OFS_OK ? OFS_OK : OFS_ERR_RUNTIME;
+}
+
+static void team_free(struct coll_team *t)
+{
+    struct coll_tpriv *p = t->priv;
+
+    if (!p)
+        return;
+    memset(slot_base(t->id), 0, COLL_FLAGS_BYTES);
+    pool.used[t->id / 64] &= ~(1ULL << (t->id % 64));
+    free(p->members);
+    free(p);
+    t->priv = NULL;
+}
+
+void coll_fini(void)
+{
+    team_free(&shmem_internal_team_shared);
+    team_free(&shmem_internal_team_world);
+    if (pool.split_buf)
+        heap_free(pool.split_buf);
+    if (pool.base)
+        heap_free(pool.base);
+    pool.base = NULL;
+    pool.split_buf = NULL;
+    free(pool.used);
+    pool.used = NULL;
+}
+
+/*
+ * Collective over parent: every PE describes the team it will belong to by a list of
+ * parent indices (pidx, n; n = 0: none).  Returns the new team or NULL; *err_p set
+ * to nonzero on every PE when no slot is free.
+ */
+static struct coll_team *team_create(struct coll_team *parent, const int *pidx, int n,
+                                     long mask, int nctx, int *err_p)
+{
+    struct coll_grp *pg = coll_team_grp(parent);
+    uint64_t *in = pool.split_buf, *out = pool.split_buf + pool.nwords;
+    int id = -1, me = -1, *members = NULL, start, stride;
+    struct coll_team *t;
+
+    for (int i = 0; i < n; i++)
+        if (pidx[i] == parent->my_pe)
+            me = i;
+    pthread_mutex_lock(&pool.lock);
+    for (int w = 0; w < pool.nwords; w++)
+        in[w] = me >= 0 ? ~pool.used[w] : ~(uint64_t)0;
+    pthread_mutex_unlock(&pool.lock);
+    coll_reduce(parent, out, in, (size_t)pool.nwords, COLL_OP_AND, COLL_T_UINT64);
+    for (int s = 2; s < pool.nslots && id < 0; s++)
+        if (out[s / 64] >> (s % 64) & 1)
+            id = s;
+    if (id < 0) {
+        if (parent->my_pe == 0)
+            ofs_log_error("shmem_team_split: no team slot left: all SHMEM_TEAMS_MAX = %d slots "
+                          "(SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included) are in use on some "
+                          "PE of the parent team; destroy teams or raise SHMEM_TEAMS_MAX",
+                          pool.nslots);
+        *err_p = 1;
+        return NULL;
+    }
+    *err_p = 0;
+    if (me < 0)
+        return NULL;
+    t = calloc(1, sizeof(*t));
+    members = malloc((size_t)n * sizeof(int));
+    if (!t || !members)
+        ofs_fatal(1, "shmem_team_split: out of host memory");
+    for (int i = 0; i < n; i++)
+        members[i] = coll_grp_pe(pg, pidx[i]);
+    list_shape(members, n, &start, &stride);
+    pthread_mutex_lock(&pool.lock);
+    if (team_setup(t, id, members, start, stride, n, me, mask, nctx, parent) != OFS_OK)
+        ofs_fatal(1, "shmem_team_split: out of host memory");
+    pthread_mutex_unlock(&pool.lock);
+    if (stride > 0)
+        coll_team_grp(t)->members = NULL;
+    return t;
+}
+
+int coll_team_split_strided(struct coll_team *parent, int start, int stride, int size,
+                            long config_mask, int num_contexts, struct coll_team **new_p)
+{
+    int N = parent->size, err, *pidx;
+    long last = (long)start + (long)(size > 1 ? size - 1 : 0) * (size > 1 ? stride : 0);
+
+    *new_p = NULL;
+    /* a negative stride lists the members in reverse order (no wrap-around) */
+    if (size < 1 || start < 0 || start >= N || (size > 1 && stride == 0) || last < 0 ||
+        last >= N) {
+        if (parent->my_pe == 0)
+            ofs_log_debug("shmem_team_split_strided: start = %d, stride = %d, size = %d does "
+                          "not describe PEs of the parent team (size %d)", start, stride, size, N);
+        return 1;
+    }
+    pidx = malloc((size_t)size * sizeof(int));
+    if (!pidx)
+        ofs_fatal(1, "shmem_team_split_strided: out of host memory");
+    for (int i = 0; i < size; i++)
+        pidx[i] = start + i * (size > 1 ? stride : 0);
+    *new_p = team_create(parent, pidx, size, config_mask, num_contexts, &err);
+    free(pidx);
+    return err;
+}
+
+int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xctx,
+                       struct coll_team **x_p, long ymask, int yctx, struct coll_team **y_p)
+{
+    int N = parent->size, me = parent->my_pe, err1, err2, n, *pidx;
+
+    *x_p = *y_p = NULL;
+    if (xrange < 1) {
+        if (me == 0)
+            ofs_log_debug("shmem_team_split_2d: xrange = %d must be positive", xrange);
+        return 1;
+    }
+    if (xrange > N)
+        xrange = N;
+    pidx = malloc((size_t)(xrange > N / xrange + 1 ? xrange : N / xrange + 1) * sizeof(int));
+    if (!pidx)
+        ofs_fatal(1, "shmem_team_split_2d: out of host memory");
+    /* x team: my row */
+    n = 0;
+    for (int i = (me / xrange) * xrange; i < N && n < xrange; i++)
+        pidx[n++] = i;
+    *x_p = team_create(parent, pidx, n, xmask, xctx, &err1);
+    /* y team: my column */
+    n = 0;
+    for (int i = me % xrange; i < N; i += xrange)
+        pidx[n++] = i;
+    *y_p = team_create(parent, pidx, n, ymask, yctx, &err2);
+    free(pidx);
+    return err1 || err2;
+}
+
+void coll_team_destroy(struct coll_team *team)
+{
+    struct comm_ctx *c;
+
+    if (team == &shmem_internal_team_world || team == &shmem_internal_team_shared)
+        return;
+    /* contexts created on the team go with it */
+    for (;;) {
+        pthread_mutex_lock(&comm_g.ctx_list_lock);
+        for (c = comm_g.ctx_list; c && c->team != team; c = c->next)
+            ;
+        pthread_mutex_unlock(&comm_g.ctx_list_lock);
+        if (!c)
+            break;
+        comm_ctx_destroy(c);
+    }
+    /* nobody signals our counters of this team after this barrier */
+    coll_grp_barrier(coll_team_grp(team));
+    pthread_mutex_lock(&pool.lock);
+    team_free(team);
+    pthread_mutex_unlock(&pool.lock);
+    free(team);
+}
+
+int coll_team_translate(const struct coll_team *src, int src_pe, const struct coll_team *dest)
+{
+    int w;
+
+    if (src_pe < 0 || src_pe >= src->size)
+        return -1;
+    w = coll_team_world_pe(src, src_pe);
+    if (dest == &shmem_internal_team_world)
+        return w;
+    for (int i = 0; i < dest->size; i++)
+        if (coll_team_world_pe(dest, i) == w)
+            return i;
+    return -1;
+}

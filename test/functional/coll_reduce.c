@@ -1,0 +1,170 @@
+/* Reductions of every type of the spec's tables with every op it allows, through
+ * coll_reduce (the typed wrappers are one call to it) on SHMEM_TEAM_WORLD and a
+ * strided team of odd size, counts 0, 1, odd and several chunks, in place and not;
+ * plus the active-set backend coll_reduce_aset.  Values are small integers so every
+ * result is exact in every type. */
+#include "ofs_api.h"
+#include "tests.h"
+#include <complex.h>
+#include <string.h>
+
+static char *sbuf, *dbuf;
+#define MAXN 5000
+#define MAXES 32
+
+static long long val(int r, size_t i, enum coll_op op)
+{
+    switch (op) {
+    case COLL_OP_PROD: return (long long)((r + i) % 2 + 1);
+    case COLL_OP_AND: case COLL_OP_OR: case COLL_OP_XOR:
+        return (long long)(((size_t)r * 37 + i * 11) & 0x7f);
+    case COLL_OP_MAX: case COLL_OP_MIN: return (long long)(((size_t)r * 7 + i) % 11);
+    default: return (long long)((r + i) % 5 + 1);
+    }
+}
+
+static long long expect(int n, size_t i, enum coll_op op)
+{
+    long long e = val(0, i, op);
+    for (int r = 1; r < n; r++) {
+        long long v = val(r, i, op);
+        switch (op) {
+        case COLL_OP_AND: e &= v; break;
+        case COLL_OP_OR: e |= v; break;
+        case COLL_OP_XOR: e ^= v; break;
+        case COLL_OP_MAX: e = v > e ? v : e; break;
+        case COLL_OP_MIN: e = v < e ? v : e; break;
+        case COLL_OP_SUM: e += v; break;
+        default: e *= v; break;
+        }
+    }
+    return e;
+}
+
+#define TYPES(X)                                                                          \
+    X(COLL_T_CHAR, char) X(COLL_T_SCHAR, signed char) X(COLL_T_SHORT, short)              \
+    X(COLL_T_INT, int) X(COLL_T_LONG, long) X(COLL_T_LONGLONG, long long)                 \
+    X(COLL_T_PTRDIFF, ptrdiff_t) X(COLL_T_UCHAR, unsigned char)                           \
+    X(COLL_T_USHORT, unsigned short) X(COLL_T_UINT, unsigned int)                         \
+    X(COLL_T_ULONG, unsigned long) X(COLL_T_ULONGLONG, unsigned long long)                \
+    X(COLL_T_INT8, int8_t) X(COLL_T_INT16, int16_t) X(COLL_T_INT32, int32_t)              \
+    X(COLL_T_INT64, int64_t) X(COLL_T_UINT8, uint8_t) X(COLL_T_UINT16, uint16_t)          \
+    X(COLL_T_UINT32, uint32_t) X(COLL_T_UINT64, uint64_t) X(COLL_T_SIZE, size_t)          \
+    X(COLL_T_FLOAT, float) X(COLL_T_DOUBLE, double) X(COLL_T_LONGDOUBLE, long double)
+
+static void fill(enum coll_type t, void *p, int r, size_t n, enum coll_op op)
+{
+    switch (t) {
+#define F(E, T)                                      \
+    case E:                                          \
+        for (size_t i = 0; i < n; i++)               \
+            ((T *)p)[i] = (T)val(r, i, op);          \
+        break;
+        TYPES(F)
+#undef F
+    case COLL_T_COMPLEXF:
+        for (size_t i = 0; i < n; i++)
+            ((float _Complex *)p)[i] = (float)val(r, i, op) + (float)((r + 1) % 2) * I;
+        break;
+    case COLL_T_COMPLEXD:
+        for (size_t i = 0; i < n; i++)
+            ((double _Complex *)p)[i] = (double)val(r, i, op) + (double)((r + 1) % 2) * I;
+        break;
+    default: break;
+    }
+}
+
+/* index of the first wrong element, or -1 */
+static long verify(enum coll_type t, const void *p, int nm, size_t n, enum coll_op op)
+{
+    for (size_t i = 0; i < n; i++) {
+        int ok = 1;
+        switch (t) {
+#define F(E, T)                                                       \
+    case E: ok = ((const T *)p)[i] == (T)expect(nm, i, op); break;
+            TYPES(F)
+#undef F
+        case COLL_T_COMPLEXF:
+        case COLL_T_COMPLEXD: {
+            double _Complex e = (double)val(0, i, op) + (double)(1 % 2) * I, got;
+            for (int r = 1; r < nm; r++) {
+                double _Complex v = (double)val(r, i, op) + (double)((r + 1) % 2) * I;
+                e = op == COLL_OP_SUM ? e + v : e * v;
+            }
+            got = t == COLL_T_COMPLEXF ? (double _Complex)((const float _Complex *)p)[i]
+                                       : ((const double _Complex *)p)[i];
+            ok = got == e;
+            break;
+        }
+        default: break;
+        }
+        if (!ok)
+            return (long)i;
+    }
+    return -1;
+}
+
+static void run(shmem_team_t team, const char *name, int aset_stride_log)
+{
+    static const size_t counts[] = { 0, 1, 7, 1001, MAXN };
+    int nm = shmem_team_n_pes(team), r = shmem_team_my_pe(team);
+
+    for (int t = 0; t < COLL_T_COUNT; t++) {
+        size_t es = coll_type_size(t);
+        for (int op = 0; op < COLL_OP_COUNT; op++) {
+            if (!coll_op_valid(op, t))
+                continue;
+            for (size_t ci = 0; ci < sizeof(counts) / sizeof(counts[0]); ci++) {
+                size_t c = counts[ci];
+                int inplace = ci % 2;
+                char *d = inplace ? sbuf : dbuf;
+                long bad;
+                /* the big count only for a few types, to keep the test short */
+                if (c == MAXN && t != COLL_T_INT && t != COLL_T_DOUBLE && t != COLL_T_COMPLEXD &&
+                    t != COLL_T_CHAR)
+                    continue;
+                fill(t, sbuf, r, c, op);
+                memset(dbuf, 0x5a, c * es + 1);
+                shmem_team_sync(team);
+                if (aset_stride_log < 0) {
+                    CHECK(coll_reduce(team, d, sbuf, c, op, t) == 0);
+                } else {
+                    static long pSync[SHMEM_REDUCE_SYNC_SIZE];
+                    coll_reduce_aset(d, sbuf, (int)c, op, t, 0, aset_stride_log, nm, NULL, pSync);
+                    for (int k = 0; k < SHMEM_REDUCE_SYNC_SIZE; k++)
+                        CHECK(pSync[k] == SHMEM_SYNC_VALUE);
+                }
+                bad = verify(t, d, nm, c, op);
+                if (bad >= 0)
+                    fprintf(stderr, "PE %d: %s: type %d op %d count %zu%s: element %ld wrong\n",
+                            shmem_my_pe(), name, t, op, c, inplace ? " in place" : "", bad);
+                CHECK(bad < 0);
+                if (!inplace)
+                    CHECK(((unsigned char *)dbuf)[c * es] == 0x5a);
+            }
+        }
+    }
+}
+
+int main(void)
+{
+    shmem_team_t odd = SHMEM_TEAM_INVALID;
+    int npes;
+
+    shmem_init();
+    npes = shmem_n_pes();
+    sbuf = shmem_malloc(MAXN * MAXES + 64);
+    dbuf = shmem_malloc(MAXN * MAXES + 64);
+    CHECK(sbuf && dbuf);
+    run(SHMEM_TEAM_WORLD, "world", -1);
+    /* PEs 0 .. n-2 (odd size at 4 PEs), or everyone at 1 PE */
+    CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes > 1 ? npes - 1 : 1, NULL, 0,
+                                   &odd) == 0);
+    if (odd != SHMEM_TEAM_INVALID)
+        run(odd, "strided", -1);
+    shmem_team_destroy(odd);
+    run(SHMEM_TEAM_WORLD, "active set", 0);
+    shmem_free(dbuf);
+    shmem_free(sbuf);
+    return test_finish("coll_reduce");
+}
