@@ -9,4 +9,5 @@ check-local: $(check_PROGRAMS)
 
 include test/unit/local.mk
 include test/functional/local.mk
+include test/functional/shm_local.mk
 include test/performance/local.mk
