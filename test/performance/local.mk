@@ -1,7 +1,7 @@
 # Performance suite: benchmarks, built by `make perf` (EXTRA_PROGRAMS), never run by
 # make check.  Only the public API is used, so scripts/bench-compare.sh also builds
 # these sources with another implementation's oshcc.
-PERF_PROGS = test/performance/perf_machine test/performance/perf_lat \
+PERF_PROGS = test/performance/perf_machine test/performance/perf_cma test/performance/perf_lat \
 	test/performance/perf_bw test/performance/perf_rate test/performance/perf_barrier
 EXTRA_PROGRAMS = $(PERF_PROGS)
 CLEANFILES += $(PERF_PROGS)
@@ -19,3 +19,4 @@ EXTRA_DIST += test/performance/bench.h test/performance/local.mk
 
 perf: $(PERF_PROGS)
 .PHONY: perf
+test_performance_perf_cma_SOURCES = test/performance/perf_cma.c
