@@ -17,9 +17,9 @@
 
 /* CSV columns: test,bytes,npes,iters,usec,mbps,mops */
 struct bench_opts {
-    const char *csv;   /* --csv FILE: append rows (header written if the file is new) */
-    long iters;        /* --iters N: iterations for small messages (0: program default) */
-    size_t max_size;   /* --max SIZE: largest message in bytes */
+    const char *csv; /* --csv FILE: append rows (header written if the file is new) */
+    long iters;      /* --iters N: iterations for small messages (0: program default) */
+    size_t max_size; /* --max SIZE: largest message in bytes */
 };
 
 static inline double bench_now_us(void)
@@ -56,8 +56,8 @@ static inline int bench_parse(int argc, char **argv, struct bench_opts *o)
 static inline void bench_header(const char *title)
 {
     printf("# %s\n", title);
-    printf("%-22s %10s %5s %10s %12s %12s %10s\n", "test", "bytes", "npes", "iters", "usec",
-           "MB/s", "Mops/s");
+    printf("%-22s %10s %5s %10s %12s %12s %10s\n", "test", "bytes", "npes", "iters", "usec", "MB/s",
+           "Mops/s");
 }
 
 /* One result row: usec is the time of one operation; MB/s and Mops/s follow from it. */

@@ -20,3 +20,4 @@ EXTRA_DIST += test/performance/bench.h test/performance/local.mk
 perf: $(PERF_PROGS)
 .PHONY: perf
 test_performance_perf_cma_SOURCES = test/performance/perf_cma.c
+EXTRA_DIST += scripts/bench-compare.sh scripts/check-format.sh .clang-format

@@ -60,8 +60,11 @@ int main(int argc, char **argv)
                 double v = (bench_now_us() - t0) / n;
                 best = v < best ? v : best;
             }
-            bench_row(&o, how == 0 ? "mapped_store" : how == 1 ? "cma_writev" : "cma_readv", len,
-                      2, n, best);
+            bench_row(&o,
+                      how == 0   ? "mapped_store"
+                      : how == 1 ? "cma_writev"
+                                 : "cma_readv",
+                      len, 2, n, best);
         }
     }
     kill(child, SIGKILL);

@@ -19,14 +19,23 @@ static void op_put(long *t, long *l, int pe)
     shmem_putmem(t, l, 8, pe);
     shmem_quiet();
 }
-static void op_get(long *t, long *l, int pe) { shmem_getmem(l, t, 8, pe); }
+static void op_get(long *t, long *l, int pe)
+{
+    shmem_getmem(l, t, 8, pe);
+}
 static void op_p(long *t, long *l, int pe)
 {
     shmem_int_p((int *)t, (int)*l, pe);
     shmem_quiet();
 }
-static void op_g(long *t, long *l, int pe) { *l = shmem_int_g((int *)t, pe); }
-static void op_fadd(long *t, long *l, int pe) { *l = shmem_long_atomic_fetch_add(t, 1, pe); }
+static void op_g(long *t, long *l, int pe)
+{
+    *l = shmem_int_g((int *)t, pe);
+}
+static void op_fadd(long *t, long *l, int pe)
+{
+    *l = shmem_long_atomic_fetch_add(t, 1, pe);
+}
 static void op_add(long *t, long *l, int pe)
 {
     (void)l;
@@ -38,7 +47,7 @@ static const struct {
     const char *name;
     bench_op_fn fn;
 } ops[] = {
-    { "put8_quiet", op_put }, { "get8", op_get },      { "int_p_quiet", op_p },
+    { "put8_quiet", op_put }, { "get8", op_get },       { "int_p_quiet", op_p },
     { "int_g", op_g },        { "fetch_add", op_fadd }, { "add_quiet", op_add },
 };
 
