@@ -161,10 +161,10 @@ plot_lines() { # column, title suffix
 gnuplot <<GP
 set terminal pngcairo size 900,600 noenhanced
 set logscale x 2
-set format x "%.0s%cB"
+set format x "%.0b%BB"
+set key outside bottom center horizontal
 set xlabel "message size (bytes)"
 set grid
-set key left top
 set output "$out/latency.png"
 set logscale y 10
 set ylabel "time per blocking operation (usec)"
@@ -172,7 +172,6 @@ set title "put/get time vs message size (PE 0 -> PE 1, same node)"
 plot $(plot_lines 2)
 set output "$out/bandwidth.png"
 unset logscale y
-set key right bottom
 set ylabel "bandwidth (MB/s)"
 set title "put/get bandwidth vs message size (same node)"
 plot $(plot_lines 3)

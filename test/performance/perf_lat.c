@@ -85,6 +85,20 @@ static void pingpong(const struct bench_opts *o, long *word, int me, int n, long
     shmem_barrier_all();
 }
 
+/* Every PE fetch-adds on PE 0's counter at once: the line moves between cores on
+ * (nearly) every operation.  Reported: mean time per fetch-add seen by PE 0. */
+static void fadd_contended(const struct bench_opts *o, long *ctr, int me, int n, long iters)
+{
+    shmem_barrier_all();
+    double t0 = bench_now_us();
+    for (long i = 0; i < iters; i++)
+        (void)shmem_long_atomic_fetch_add(ctr, 1, 0);
+    double v = (bench_now_us() - t0) / iters;
+    shmem_barrier_all();
+    if (me == 0)
+        bench_row(o, "fetch_add_contended", 8, n, iters, v);
+}
+
 int main(int argc, char **argv)
 {
     struct bench_opts o;
@@ -122,6 +136,8 @@ int main(int argc, char **argv)
     if (n > 1) {
         t[1] = 0;
         pingpong(&o, &t[1], me, n, iters / 4);
+        t[2] = 0;
+        fadd_contended(&o, &t[2], me, n, iters / 4);
     }
     shmem_free(t);
     shmem_finalize();
