@@ -3,6 +3,10 @@
  * right neighbour and then raises a flag; the neighbour waits for the flag with an
  * acquire load and must then see all of the data.  Three flavours per round:
  *   fence + put flag, quiet + put flag, fence + atomic add on the flag (signal-like).
+ * Before the data each round also does an atomic add on a counter of the receiver:
+ * the fence/quiet must order it before the flag too (this matters when atomics and
+ * puts to one PE travel by different transports, e.g. SHMEM_SIM_PES_PER_NODE with
+ * shm for puts and the fabric for atomics).
  * The receiver acknowledges each round with an atomic add so the sender never
  * overwrites data that is still being checked.
  */
@@ -21,7 +25,7 @@ int main(void)
     int me = shmem_my_pe(), n = shmem_n_pes();
     int right = (me + 1) % n, left = (me + n - 1) % n;
     long *heap_data = shmem_malloc(WORDS * sizeof(long));
-    long *heap_flag = shmem_calloc(2, sizeof(long)); /* [0] flag, [1] acks received */
+    long *heap_flag = shmem_calloc(3, sizeof(long)); /* [0] flag, [1] acks, [2] counter */
     long *src = malloc(WORDS * sizeof(long));
     CHECK(heap_data && heap_flag && src);
     static_flag = 0;
@@ -35,6 +39,7 @@ int main(void)
 
         for (int i = 0; i < WORDS; i++)
             src[i] = r * 1000003 + me * 7919 + i;
+        shmem_long_atomic_add(&heap_flag[2], 1, right);
         shmem_putmem(data, src, WORDS * sizeof(long), right);
         if (mode == 0) {
             shmem_fence();
@@ -55,6 +60,10 @@ int main(void)
             fprintf(stderr, "PE %d round %ld mode %d %s: %d stale words\n", me, r, mode,
                     use_static ? "static" : "heap", bad);
         CHECK(bad == 0);
+        long cnt = __atomic_load_n(&heap_flag[2], __ATOMIC_ACQUIRE);
+        if (cnt != r)
+            fprintf(stderr, "PE %d round %ld mode %d: counter %ld\n", me, r, mode, cnt);
+        CHECK(cnt == r);
         /* the flags of both kinds must advance together: copy the value across */
         long other = r;
         if (use_static)
