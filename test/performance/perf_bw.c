@@ -17,9 +17,11 @@ int main(int argc, char **argv)
         shmem_finalize();
         return 2;
     }
-    char *remote = shmem_malloc(o.max_size);
-    /* page-aligned like perf_machine's memcpy buffers: with a malloc'd buffer (16 bytes
-     * past a page boundary) memcpy itself runs up to 40% slower at 64-256 KiB here */
+    char *remote = shmem_align(4096, o.max_size); /* same page offset as local: see below */
+    /* Both buffers page-aligned, like perf_machine's memcpy buffers: when source and
+     * destination sit at different offsets within a page, memcpy itself runs up to 40%
+     * slower at 8-256 KiB in one direction (4 KiB aliasing of loads with earlier
+     * stores), which would be charged to the library. */
     char *local = aligned_alloc(4096, o.max_size);
     if (!remote || !local) {
         fprintf(stderr, "perf_bw: cannot allocate %zu bytes\n", o.max_size);
