@@ -29,6 +29,7 @@ int main(int argc, char **argv)
     }
     memset(local, me + 1, o.max_size);
     memset(remote, 0, o.max_size);
+    bench_warmup(300);
     if (me == 0)
         bench_header("bandwidth: PE 0 -> last PE (MB/s = bytes/usec)");
     shmem_barrier_all();

@@ -121,6 +121,7 @@ int main(int argc, char **argv)
     long iters = o.iters > 0 ? o.iters : 200000;
 
     *t = 0;
+    bench_warmup(300);
     if (me == 0)
         bench_header("latency: PE 0 -> last PE, one operation (usec)");
     shmem_barrier_all();

@@ -64,6 +64,7 @@ int main(int argc, char **argv)
 
     if (bench_parse(argc, argv, &o) != 0)
         return 2;
+    bench_warmup(300);
     bench_header("machine limits (no SHMEM): cache-line round trip, single-core memcpy");
     if (ncpu >= 2) {
         /* many short bursts, best one: a burst that another process interrupted is
