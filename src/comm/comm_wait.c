@@ -7,9 +7,10 @@
  * (more same-node PEs than CPUs we may run on), a spinning waiter holds the CPU the
  * PE it waits for needs, so it yields almost at once.  Sleeping early costs dearly:
  * nanosleep(1 us) sleeps about 55 us here (timer slack), so a long yield phase comes
- * first.  Measured on 2 cores (barrier_all loop, median of 7 runs): 4 PEs 7.9 us with
- * 64 spins, 4.7 us with 2 spins; 2 PEs 0.08 us with 64 spins, 0.4 us with 2 spins;
- * going to sleep after 0-16 yields instead of 256: 4 PEs 17-125 us.
+ * first.  Measured on 2 cores (test/performance/perf_barrier, medians of 11 runs
+ * alternating with the previous fixed 64 spins): 4 PEs 11.0 -> 6.1 us, 3 PEs 10.7 ->
+ * 5.9 us, 2 PEs unchanged (0.10 us; with 2 spins there it would be 0.4 us).  Going to
+ * sleep after 0-16 yields instead of 256 made 4 PEs 17-125 us.
  */
 #define _GNU_SOURCE
 #include "comm.h"
