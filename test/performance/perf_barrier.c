@@ -1,0 +1,33 @@
+/*
+ * shmem_barrier_all latency on however many PEs the job has (run it at 2 and 4).
+ * Reported time is the mean per barrier seen by PE 0.
+ */
+#include "bench.h"
+
+#include <shmem.h>
+
+int main(int argc, char **argv)
+{
+    struct bench_opts o;
+
+    shmem_init();
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    if (bench_parse(argc, argv, &o) != 0) {
+        shmem_finalize();
+        return 2;
+    }
+    long iters = o.iters > 0 ? o.iters : 20000;
+
+    if (me == 0)
+        bench_header("barrier_all latency");
+    for (long i = 0; i < iters / 10; i++)
+        shmem_barrier_all();
+    double t0 = bench_now_us();
+    for (long i = 0; i < iters; i++)
+        shmem_barrier_all();
+    double v = (bench_now_us() - t0) / iters;
+    if (me == 0)
+        bench_row(&o, "barrier_all", 0, n, iters, v);
+    shmem_finalize();
+    return 0;
+}
