@@ -30,6 +30,10 @@ ofs_status_t heap_init(void) OFS_HIDDEN;
 void heap_unlink(void) OFS_HIDDEN;
 void heap_fini(void) OFS_HIDDEN;
 
+/* Open / unlink a shared-memory object by name, in SHMEM_SHM_DIR. */
+int heap_obj_open(const char *name, int flags, int mode) OFS_HIDDEN;
+void heap_obj_unlink(const char *name) OFS_HIDDEN;
+
 /* The shared-memory object name pe published for seg (after rt_exchange()). */
 ofs_status_t heap_peer_name(int pe, int seg, char *name, size_t len) OFS_HIDDEN;
 

@@ -26,7 +26,7 @@ OFS_ENV(SIM_PES_PER_NODE, LONG, "0",
 
 /* shared-memory transport */
 OFS_ENV(SHM_DIR, STRING, "/dev/shm",
-        "Directory whose file system backs the shared-memory objects (checked for space at init)")
+        "Directory (a tmpfs) holding the shared-memory objects of heaps and static data")
 
 /* OFI transport */
 OFS_ENV(OFI_PROVIDER, STRING, "",

@@ -15,6 +15,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,28 @@ static size_t heap_page(void)
     return pg;
 }
 
+/* Objects live in SHMEM_SHM_DIR (a tmpfs; /dev/shm by default) under their name. */
+static void heap_obj_path(const char *name, char *path, size_t len)
+{
+    snprintf(path, len, "%s%s", ofs_g.params.SHM_DIR, name);
+}
+
+int heap_obj_open(const char *name, int flags, int mode)
+{
+    char path[PATH_MAX];
+
+    heap_obj_path(name, path, sizeof(path));
+    return open(path, flags | O_CLOEXEC | O_NOFOLLOW, mode);
+}
+
+void heap_obj_unlink(const char *name)
+{
+    char path[PATH_MAX];
+
+    heap_obj_path(name, path, sizeof(path));
+    unlink(path);
+}
+
 static ofs_status_t heap_obj_create(int seg, size_t len, char *name, size_t namelen, int *fd_p)
 {
     uint64_t rnd = 0;
@@ -47,21 +70,39 @@ static ofs_status_t heap_obj_create(int seg, size_t len, char *name, size_t name
         rnd = (uint64_t)getpid() * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(uintptr_t)&rnd;
     snprintf(name, namelen, "/ofishmem-%s-%d-%c-%016llx", rt_job_id(), ofs_g.my_pe,
              seg == HEAP_SEG_HEAP ? 'h' : 'd', (unsigned long long)rnd);
-    fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    fd = heap_obj_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
     if (fd < 0) {
-        ofs_log_error("shm_open(%s, O_CREAT|O_EXCL, 0600) failed: %m", name);
+        ofs_log_error("creating %s%s (O_EXCL, mode 0600) failed: %m (SHMEM_SHM_DIR=%s)",
+                      ofs_g.params.SHM_DIR, name, ofs_g.params.SHM_DIR);
         return OFS_ERR_IO;
     }
     heap_linked[seg] = 1;
     if (ftruncate(fd, (off_t)len) != 0) {
         ofs_log_error("ftruncate(%s, %zu) failed: %m", name, len);
         close(fd);
-        shm_unlink(name);
+        heap_obj_unlink(name);
         heap_linked[seg] = 0;
         return OFS_ERR_NOSPACE;
     }
     *fd_p = fd;
     return OFS_OK;
+}
+
+/* "512M" for 536870912: sizes in messages read as the user wrote them. */
+static const char *heap_size_str(unsigned long long v, char *buf, size_t len)
+{
+    static const char units[] = "KMGT";
+    int u = -1;
+
+    while (v >= 1024 && v % 1024 == 0 && u < 3) {
+        v /= 1024;
+        u++;
+    }
+    if (u < 0)
+        snprintf(buf, len, "%llu bytes", v);
+    else
+        snprintf(buf, len, "%llu%c", v, units[u]);
+    return buf;
 }
 
 /* Refuse a heap that the shared-memory file system cannot back: better a clear
@@ -73,19 +114,26 @@ static ofs_status_t heap_check_space(size_t len)
     unsigned long long avail;
 
     if (statvfs(dir, &sv) != 0)
-        return OFS_OK; /* cannot tell; shm_open will speak for itself */
+        return OFS_OK; /* cannot tell; creating the object will speak for itself */
+    char want[32], have[32];
+
     avail = (unsigned long long)sv.f_bavail * sv.f_frsize;
     if (len > avail) {
-        ofs_log_error("SHMEM_SYMMETRIC_SIZE=%ld needs %zu bytes of shared memory per PE but %s "
-                      "has only %llu bytes free: lower SHMEM_SYMMETRIC_SIZE or enlarge %s "
-                      "(e.g. docker run --shm-size)",
-                      ofs_g.params.SYMMETRIC_SIZE, len, dir, avail, dir);
+        ofs_log_error("SHMEM_SYMMETRIC_SIZE=%s needs %zu bytes of shared memory per PE but %s "
+                      "has only %s free: lower SHMEM_SYMMETRIC_SIZE, or enlarge %s (e.g. "
+                      "docker run --shm-size), or set SHMEM_SHM_DIR to a larger tmpfs",
+                      heap_size_str((unsigned long long)ofs_g.params.SYMMETRIC_SIZE, want,
+                                    sizeof(want)),
+                      len, dir, heap_size_str(avail, have, sizeof(have)), dir);
         return OFS_ERR_NOSPACE;
     }
     if ((unsigned long long)len * ofs_g.local_size > avail)
-        ofs_log_warn("%d PEs x SHMEM_SYMMETRIC_SIZE=%ld exceed the %llu bytes free in %s: "
+        ofs_log_warn("%d PEs x SHMEM_SYMMETRIC_SIZE=%s exceed the %s free in %s: "
                      "a PE may be killed (SIGBUS) if the heaps fill up",
-                     ofs_g.local_size, ofs_g.params.SYMMETRIC_SIZE, avail, dir);
+                     ofs_g.local_size,
+                     heap_size_str((unsigned long long)ofs_g.params.SYMMETRIC_SIZE, want,
+                                   sizeof(want)),
+                     heap_size_str(avail, have, sizeof(have)), dir);
     return OFS_OK;
 }
 
@@ -246,7 +294,7 @@ void heap_unlink(void)
 {
     for (int s = 0; s < HEAP_NSEGS; s++) {
         if (heap_linked[s]) {
-            shm_unlink(heap_g.seg[s].name);
+            heap_obj_unlink(heap_g.seg[s].name);
             heap_linked[s] = 0;
         }
     }

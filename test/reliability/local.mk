@@ -1,4 +1,4 @@
 check_PROGRAMS += test/reliability/rel_prog
 test_reliability_rel_prog_LDADD = $(TEST_LDADD)
 EXTRA_DIST += test/reliability/expect_fail.sh test/reliability/local.mk test/reliability/valgrind.sh \
-	test/reliability/valgrind.supp
+	test/reliability/valgrind.supp test/reliability/small_shm.sh

@@ -49,7 +49,7 @@ static ofs_status_t shm_map_peer(int pe, int seg)
     st = heap_peer_name(pe, seg, name, sizeof(name));
     if (st != OFS_OK)
         return st;
-    fd = shm_open(name, O_RDWR | O_CLOEXEC, 0);
+    fd = heap_obj_open(name, O_RDWR, 0);
     if (fd < 0) {
         ofs_log_error("shm: cannot open PE %d's segment %s: %m", pe, name);
         return OFS_ERR_IO;
