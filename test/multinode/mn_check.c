@@ -34,6 +34,13 @@ int main(void)
         else
             CHECK(p == NULL);
     }
+    /* SHMEM_TEAM_SHARED holds the node's two PEs, from PMIx locality */
+    CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) == 2);
+    CHECK(shmem_team_translate_pe(SHMEM_TEAM_SHARED, shmem_team_my_pe(SHMEM_TEAM_SHARED),
+                                  SHMEM_TEAM_WORLD) == me);
+    CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, buddy, SHMEM_TEAM_SHARED) >= 0);
+    CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, (me + 2) % n, SHMEM_TEAM_SHARED) == -1);
+
     /* ring: everybody writes into the right neighbour (other node for odd PEs) */
     for (int len = 1; len <= (1 << 20); len *= 8) {
         memset(src, 'a' + me, len);
