@@ -1,4 +1,5 @@
-check_PROGRAMS += test/reliability/rel_prog
+check_PROGRAMS += test/reliability/rel_prog test/reliability/flood
+test_reliability_flood_LDADD = $(TEST_LDADD)
 test_reliability_rel_prog_LDADD = $(TEST_LDADD)
 EXTRA_DIST += test/reliability/expect_fail.sh test/reliability/local.mk test/reliability/valgrind.sh \
 	test/reliability/valgrind.supp test/reliability/small_shm.sh
