@@ -1,4 +1,5 @@
-check_PROGRAMS += test/reliability/rel_prog test/reliability/flood
+check_PROGRAMS += test/reliability/rel_prog test/reliability/flood test/reliability/init_fail
+test_reliability_init_fail_LDADD = $(TEST_LDADD)
 test_reliability_flood_LDADD = $(TEST_LDADD)
 test_reliability_rel_prog_LDADD = $(TEST_LDADD)
 EXTRA_DIST += test/reliability/expect_fail.sh test/reliability/local.mk test/reliability/valgrind.sh \
