@@ -5,6 +5,8 @@
  *   exit_early      PE 1 exits(0) without shmem_finalize while the others wait
  *   segv            PE 1 dereferences NULL while the others wait
  *   init_twice      every PE calls shmem_init twice and finalizes (must work)
+ *   bad_free        every PE calls shmem_free on a pointer from malloc
+ *   bad_team        every PE asks shmem_team_n_pes of SHMEM_TEAM_INVALID... and of garbage
  */
 #include <shmem.h>
 #include <signal.h>
@@ -22,6 +24,14 @@ int main(int argc, char **argv)
         shmem_init();
     int me = shmem_my_pe(), victim = shmem_n_pes() > 1 ? 1 : 0;
     shmem_barrier_all();
+    if (strcmp(mode, "bad_free") == 0) {
+        void *p = malloc(64);
+        shmem_free(p);
+    }
+    if (strcmp(mode, "bad_team") == 0) {
+        static long not_a_team[16];
+        printf("%d\n", shmem_team_n_pes((shmem_team_t)(void *)not_a_team));
+    }
     if (me == victim) {
         if (strcmp(mode, "global_exit") == 0)
             shmem_global_exit(3);
