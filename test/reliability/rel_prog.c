@@ -6,7 +6,7 @@
  *   segv            PE 1 dereferences NULL while the others wait
  *   init_twice      every PE calls shmem_init twice and finalizes (must work)
  *   bad_free        every PE calls shmem_free on a pointer from malloc
- *   bad_team        every PE asks shmem_team_n_pes of SHMEM_TEAM_INVALID... and of garbage
+ *   bad_team        every PE calls a reduction on SHMEM_TEAM_INVALID
  */
 #include <shmem.h>
 #include <signal.h>
@@ -29,8 +29,8 @@ int main(int argc, char **argv)
         shmem_free(p);
     }
     if (strcmp(mode, "bad_team") == 0) {
-        static long not_a_team[16];
-        printf("%d\n", shmem_team_n_pes((shmem_team_t)(void *)not_a_team));
+        static int src, dst;
+        shmem_int_sum_reduce(SHMEM_TEAM_INVALID, &dst, &src, 1);
     }
     if (me == victim) {
         if (strcmp(mode, "global_exit") == 0)
