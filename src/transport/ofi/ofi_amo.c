@@ -79,15 +79,29 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
     ssize_t ret;
 
     if (!result) {
+        ofi_ctx_dirty(c, pe);
         if (ofi_g.delivery_complete) {
-            /* as for inject puts: completion once applied at the target */
-            struct fi_ioc ioc = { .addr = (void *)operand, .count = 1 };
+            /* completion once applied at the target.  Not FI_INJECT: shm 1.17 crashes on
+             * FI_INJECT|FI_DELIVERY_COMPLETE atomics, so the operand is kept in a slot */
+            uint64_t *slot = ofi_ctx_slot(c);
+            memcpy(slot, operand, sz);
+            struct fi_ioc ioc = { .addr = slot, .count = 1 };
             struct fi_rma_ioc rioc = { .addr = raddr, .count = 1, .key = key };
-            struct fi_msg_atomic msg = { .msg_iov = &ioc, .iov_count = 1, .addr = c->addr[pe],
-                                         .rma_iov = &rioc, .rma_iov_count = 1,
-                                         .datatype = h->dt, .op = h->op };
-            while ((ret = fi_atomicmsg(c->ep, &msg, FI_INJECT | FI_DELIVERY_COMPLETE)) == -FI_EAGAIN)
+            void *desc = NULL;
+            struct fid_mr *tmp = NULL;
+            if (ofi_g.mr_mode & FI_MR_LOCAL)
+                desc = ofi_local_desc(c, slot, sz, FI_WRITE, &tmp);
+            struct fi_msg_atomic msg = { .msg_iov = &ioc, .desc = &desc, .iov_count = 1,
+                                         .addr = c->addr[pe], .rma_iov = &rioc,
+                                         .rma_iov_count = 1, .datatype = h->dt, .op = h->op };
+            while ((ret = fi_atomicmsg(c->ep, &msg, FI_DELIVERY_COMPLETE)) == -FI_EAGAIN)
                 ofi_ctx_progress(c, &iter);
+            if (tmp && !ret) {
+                c->put_issued++;
+                ofi_ctx_wait(c, 1, 0);
+                fi_close(&tmp->fid);
+                return;
+            }
         } else {
             while ((ret = fi_inject_atomic(c->ep, operand, 1, c->addr[pe], raddr, key, h->dt,
                                            h->op)) == -FI_EAGAIN)
@@ -103,16 +117,14 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
     if (!operand)
         operand = &dummy;
     /* an nbi operand may live on the caller's stack: keep a copy until quiet */
-    if (nbi && c->nbi_used < OFI_NBI_SLOTS) {
-        uint64_t *slot = c->nbi_slot[c->nbi_used++];
+    if (nbi) {
+        uint64_t *slot = ofi_ctx_slot(c);
         memcpy(&slot[0], operand, sz);
         operand = &slot[0];
         if (cmp) {
             memcpy(&slot[1], cmp, sz);
             cmp = &slot[1];
         }
-    } else {
-        nbi = 0;
     }
     void *od = ofi_local_desc(c, operand, sz, FI_WRITE, &tmp_o);
     void *rd = ofi_local_desc(c, result, sz, FI_READ, &tmp_r);
@@ -213,6 +225,15 @@ void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, 
 
     if (fetch && !result)
         result = &scratch, nbi = 0;
+    /* Without delivery completion a non-fetching atomic completes when it leaves; its
+     * fetching twin completes when the target has applied it, so quiet needs no flush
+     * (and no target that already left the final barrier is asked for one). */
+    if (!fetch && !ofi_g.delivery_complete &&
+        ofi_g.amo[op][dt][1].mode == OFI_AMO_NATIVE) {
+        h = &ofi_g.amo[op][dt][1];
+        result = ofi_ctx_slot(c);
+        nbi = 1;
+    }
     if (OFS_LIKELY(h->mode == OFI_AMO_NATIVE))
         ofi_amo_native(c, h, comm_dtype_size(dt), seg, off, operand, cmp, result, pe, nbi);
     else

@@ -3,8 +3,9 @@
  * src/transport/ofi includes this file: libfabric types stay below the comm layer.
  *
  * Shape: one "target" endpoint per PE receives every RMA/AMO aimed at this PE (its
- * address, the MR keys and segment bases are published at init); each context owns
- * an initiator endpoint with its own CQ and two counters (FI_WRITE: puts and
+ * address, the MR keys and segment bases are published at init); every context,
+ * the default one included, owns an initiator endpoint.  Each has its own AV, CQ
+ * and two counters (FI_WRITE: puts and
  * non-fetching atomics; FI_READ: gets and fetching atomics), so quiet is a counter
  * wait.  The CQ (FI_SELECTIVE_COMPLETION) only carries bounce-buffer completions and
  * errors.  A progress thread drives the target endpoint for manual-progress providers.
@@ -73,9 +74,10 @@ struct ofi_ctx {
     pthread_mutex_t lock;     /* taken when the context is shared under THREAD_MULTIPLE */
     long options;
     struct fid_ep *ep;
+    struct fid_av *av;
     struct fid_cq *cq;
     struct fid_cntr *put_cntr, *get_cntr;
-    fi_addr_t *addr;          /* n_pes: ofi_g.addr (one AV for all endpoints) */
+    fi_addr_t *addr;          /* n_pes */
     uint64_t put_issued, get_issued;
     uint64_t put_err_seen, get_err_seen;
     /* bounce buffers */
@@ -84,22 +86,24 @@ struct ofi_ctx {
     void *bounce_desc;
     struct ofi_bounce *bounces, *bounce_free;
     size_t bounce_busy;
-    /* operands of nbi fetching atomics, recycled when the get counter catches up */
+    /* without delivery completion: PEs written since the last quiet, flushed by a read */
+    unsigned char *dirty;     /* n_pes */
+    int *dirty_list;
+    int ndirty;
+    uint64_t flush_buf;
+    /* operands that must outlive their call (nbi and non-fetching atomics) */
     unsigned nbi_used;
     uint64_t nbi_slot[OFI_NBI_SLOTS][2];
 };
 
 struct ofi_state {
     struct fi_info *info;
-    struct fi_info *ctx_info; /* for context endpoints (no fixed source name) */
     struct fid_fabric *fabric;
     struct fid_domain *domain;
-    /* the target endpoint: remote operations aimed at this PE land here */
-    struct fid_ep *tep;
-    struct fid_av *tav;       /* the one AV, bound to every endpoint */
-    fi_addr_t *addr;          /* n_pes */
-    struct fid_cq *tcq;
-    int tcq_fd;               /* wait fd of tcq, -1 if none */
+    /* the target endpoint: remote operations aimed at this PE land here (only its
+     * ep, av, cq are used) */
+    struct ofi_ctx *main;
+    int tcq_fd;               /* wait fd of main's CQ, -1 if none */
     struct fid_mr *mr[HEAP_NSEGS];
     void *mr_desc[HEAP_NSEGS];
     uint64_t requested_key;   /* next key for FI_MR_PROV_KEY-less registrations */
@@ -158,6 +162,20 @@ ofs_status_t ofi_mr_reg_local(struct fid_ep *ep, const void *buf, size_t len, ui
 void ofi_ctx_progress(struct ofi_ctx *c, unsigned *iter) OFS_HIDDEN;
 /* Wait until the context's issued puts (and gets if both) have completed. */
 void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets) OFS_HIDDEN;
+/* Note a write to pe (for the flush at quiet when the provider gives only transmit
+ * completion). */
+static inline void ofi_ctx_dirty(struct ofi_ctx *c, int pe)
+{
+    if (!ofi_g.delivery_complete && !c->dirty[pe]) {
+        c->dirty[pe] = 1;
+        c->dirty_list[c->ndirty++] = pe;
+    }
+}
+/* Complete everything issued on c: writes are in the targets' memory on return. */
+void ofi_ctx_complete(struct ofi_ctx *c) OFS_HIDDEN;
+/* A 16-byte slot for an operand that must outlive the call; recycled when the
+ * context's counters catch up (waits for that when all are in use). */
+uint64_t *ofi_ctx_slot(struct ofi_ctx *c) OFS_HIDDEN;
 /* Local descriptor for buf (FI_MR_LOCAL): NULL when not needed; *tmp_p set when a
  * temporary registration was made (the caller completes the op, then closes it). */
 void *ofi_local_desc(struct ofi_ctx *c, const void *buf, size_t len, uint64_t access,

@@ -13,22 +13,25 @@
 #include <string.h>
 #include <time.h>
 
+/* Reading the target CQ drives the provider's progress on the target endpoint; it
+ * only ever holds errors (nothing is posted with FI_COMPLETION there). */
 void ofi_target_poll(void)
 {
+    struct ofi_ctx *m = ofi_g.main;
     struct fi_cq_entry e[8];
     ssize_t n;
 
-    if (!ofi_g.tcq)
+    if (!m)
         return;
-    n = fi_cq_read(ofi_g.tcq, e, 8);
+    n = fi_cq_read(m->cq, e, 8);
     if (OFS_LIKELY(n == -FI_EAGAIN || n >= 0))
         return;
     if (n == -FI_EAVAIL) {
         struct fi_cq_err_entry err;
         char buf[256] = "";
         memset(&err, 0, sizeof(err));
-        if (fi_cq_readerr(ofi_g.tcq, &err, 0) > 0) {
-            fi_cq_strerror(ofi_g.tcq, err.prov_errno, err.err_data, buf, sizeof(buf));
+        if (fi_cq_readerr(m->cq, &err, 0) > 0) {
+            fi_cq_strerror(m->cq, err.prov_errno, err.err_data, buf, sizeof(buf));
             ofs_fatal(1, "ofi: the target endpoint reported an error: %s (%d); provider: %s",
                       fi_strerror(err.err), err.err, buf);
         }
@@ -52,7 +55,7 @@ static void *ofi_progress_main(void *arg)
     while (!__atomic_load_n(&ofi_g.thread_stop, __ATOMIC_ACQUIRE)) {
         ofi_target_poll();
         if (ofi_g.tcq_fd >= 0 && woken < 16) {
-            struct fid *f = &ofi_g.tcq->fid;
+            struct fid *f = &ofi_g.main->cq->fid;
             if (fi_trywait(ofi_g.fabric, &f, 1) == FI_SUCCESS) {
                 struct pollfd pfd = { .fd = ofi_g.tcq_fd, .events = POLLIN };
                 /* an fd that stays readable would make us spin: count such wake-ups */

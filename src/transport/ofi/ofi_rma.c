@@ -98,13 +98,60 @@ void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
     for (;;) {
         if ((!puts || fi_cntr_read(c->put_cntr) >= c->put_issued) &&
             (!gets || fi_cntr_read(c->get_cntr) >= c->get_issued)) {
-            if (gets)
+            if (puts && gets)
                 c->nbi_used = 0;
             return;
         }
         ofi_check_cntr_err(c);
         ofi_ctx_progress(c, &iter);
     }
+}
+
+/* Transmit completion only says the operation left.  An atomic read of the same
+ * target is executed there after every earlier operation from us (the target applies
+ * them in order; shm reads may bypass that queue by CMA, atomics never do), so one
+ * atomic read per written PE makes quiet mean "visible". */
+void ofi_ctx_complete(struct ofi_ctx *c)
+{
+    const struct ofi_amo_how *rd = &ofi_g.amo[COMM_AMO_FETCH][COMM_DT_U64][1];
+
+    for (int i = 0; i < c->ndirty; i++) {
+        int pe = c->dirty_list[i];
+        uint64_t raddr = ofi_raddr(HEAP_SEG_DATA, 0, pe), key = ofi_g.peers[pe].key[HEAP_SEG_DATA];
+        struct fid_mr *tmp;
+        void *desc = ofi_local_desc(c, &c->flush_buf, sizeof(c->flush_buf), FI_READ, &tmp);
+        unsigned iter = 0;
+        ssize_t ret;
+
+        if (rd->mode == OFI_AMO_NATIVE) {
+            while ((ret = fi_fetch_atomic(c->ep, &c->flush_buf, 1, desc, &c->flush_buf, desc,
+                                          c->addr[pe], raddr, key, FI_UINT64, FI_ATOMIC_READ,
+                                          NULL)) == -FI_EAGAIN)
+                ofi_ctx_progress(c, &iter);
+        } else {
+            while ((ret = fi_read(c->ep, &c->flush_buf, 1, desc, c->addr[pe], raddr, key,
+                                  NULL)) == -FI_EAGAIN)
+                ofi_ctx_progress(c, &iter);
+        }
+        if (OFS_UNLIKELY(ret))
+            ofi_fatal_call("fi_fetch_atomic/fi_read", ret, "flush, PE %d, raddr 0x%llx, key 0x%llx",
+                           pe, (unsigned long long)raddr, (unsigned long long)key);
+        c->get_issued++;
+        if (tmp) {
+            ofi_ctx_wait(c, 0, 1);
+            fi_close(&tmp->fid);
+        }
+        c->dirty[pe] = 0;
+    }
+    c->ndirty = 0;
+    ofi_ctx_wait(c, 1, 1);
+}
+
+uint64_t *ofi_ctx_slot(struct ofi_ctx *c)
+{
+    if (OFS_UNLIKELY(c->nbi_used == OFI_NBI_SLOTS))
+        ofi_ctx_wait(c, 1, 1);
+    return c->nbi_slot[c->nbi_used++];
 }
 
 void *ofi_local_desc(struct ofi_ctx *c, const void *buf, size_t len, uint64_t access,
@@ -215,6 +262,7 @@ static void ofi_put_locked(struct ofi_ctx *c, int seg, size_t off, const void *s
 
     if (OFS_UNLIKELY(len == 0))
         return;
+    ofi_ctx_dirty(c, pe);
     switch (ofi_put_proto_select(len, &ofi_g.thresh)) {
     case OFI_PUT_INJECT:
         ofi_put_inject(c, src, len, pe, raddr, key);
@@ -302,8 +350,8 @@ void ofi_put_signal(struct comm_ctx *ctx, int seg, size_t off, const void *src, 
     int l = ofi_ctx_lock(c);
 
     ofi_put_locked(c, seg, off, src, len, pe, !nbi);
-    if (!ofi_g.ordered_waw || !ofi_g.delivery_complete)
-        ofi_ctx_wait(c, 1, 0);
+    if (!ofi_g.ordered_waw)
+        ofi_ctx_complete(c);
     ofi_amo_locked(c, sig_op == COMM_SIG_ADD ? COMM_AMO_ADD : COMM_AMO_SET, COMM_DT_U64, sig_seg,
                    sig_off, &signal, NULL, NULL, pe, nbi);
     ofi_ctx_unlock(c, l);
@@ -316,7 +364,7 @@ void ofi_fence(struct comm_ctx *ctx)
     if (ofi_g.ordered_waw)
         return;
     int l = ofi_ctx_lock(c);
-    ofi_ctx_wait(c, 1, 1);
+    ofi_ctx_complete(c);
     ofi_ctx_unlock(c, l);
 }
 
@@ -327,6 +375,6 @@ void ofi_quiet(struct comm_ctx *ctx)
     if (!c)
         return;
     int l = ofi_ctx_lock(c);
-    ofi_ctx_wait(c, 1, 1);
+    ofi_ctx_complete(c);
     ofi_ctx_unlock(c, l);
 }

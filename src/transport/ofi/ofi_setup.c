@@ -112,9 +112,13 @@ static ofs_status_t ofi_getinfo(void)
     fi_freeinfo(res);
     if (!ofi_g.info)
         return OFS_ERR_NOMEM;
-    ofi_g.ctx_info = fi_dupinfo(ofi_g.info);
-    if (!ofi_g.ctx_info)
-        return OFS_ERR_NOMEM;
+    /* shm 1.17 corrupts and crashes on atomics asked for FI_DELIVERY_COMPLETE (and on
+     * FI_INJECT with it); its transmit completion is safe for quiet because a target
+     * applies every operation aimed at it from one FIFO queue, in order. */
+    if (strcmp(ofi_g.info->fabric_attr->prov_name, "shm") == 0) {
+        ofi_g.delivery_complete = 0;
+        ofi_g.info->tx_attr->op_flags &= ~(uint64_t)FI_DELIVERY_COMPLETE;
+    }
     ofi_g.mr_mode = ofi_g.info->domain_attr->mr_mode;
     ofi_g.op_flags = ofi_g.delivery_complete ? FI_DELIVERY_COMPLETE : 0;
     ofi_g.ordered_waw = (ofi_g.info->tx_attr->msg_order & FI_ORDER_WAW) != 0;
@@ -148,11 +152,8 @@ ofs_status_t ofi_mr_reg_local(struct fid_ep *ep, const void *buf, size_t len, ui
     return OFS_OK;
 }
 
-static ofs_status_t ofi_target_open(void)
+static ofs_status_t ofi_fabric_open(void)
 {
-    struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .count = (size_t)ofs_g.n_pes };
-    struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .size = 128,
-                                  .wait_obj = FI_WAIT_FD };
     int ret;
 
     ret = fi_fabric(ofi_g.info->fabric_attr, &ofi_g.fabric, NULL);
@@ -161,36 +162,6 @@ static ofs_status_t ofi_target_open(void)
     ret = fi_domain(ofi_g.fabric, ofi_g.info, &ofi_g.domain, NULL);
     if (ret)
         return ofi_err("fi_domain", ret);
-    ret = fi_endpoint(ofi_g.domain, ofi_g.info, &ofi_g.tep, NULL);
-    if (ret)
-        return ofi_err("fi_endpoint (target)", ret);
-    ret = fi_av_open(ofi_g.domain, &av_attr, &ofi_g.tav, NULL);
-    if (ret)
-        return ofi_err("fi_av_open (target)", ret);
-    /* a wait fd lets the progress thread sleep; not every provider has one */
-    if (ofi_g.manual_progress && ofs_g.params.PROGRESS_INTERVAL > 0)
-        ret = fi_cq_open(ofi_g.domain, &cq_attr, &ofi_g.tcq, NULL);
-    else
-        ret = -FI_ENOSYS;
-    if (ret) {
-        cq_attr.wait_obj = FI_WAIT_NONE;
-        ret = fi_cq_open(ofi_g.domain, &cq_attr, &ofi_g.tcq, NULL);
-        if (ret)
-            return ofi_err("fi_cq_open (target)", ret);
-    }
-    ret = fi_ep_bind(ofi_g.tep, &ofi_g.tav->fid, 0);
-    if (!ret)
-        ret = fi_ep_bind(ofi_g.tep, &ofi_g.tcq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION);
-    if (ret)
-        return ofi_err("fi_ep_bind (target)", ret);
-    ret = fi_enable(ofi_g.tep);
-    if (ret)
-        return ofi_err("fi_enable (target)", ret);
-    if (cq_attr.wait_obj == FI_WAIT_FD) {
-        int fd = -1;
-        if (fi_control(&ofi_g.tcq->fid, FI_GETWAIT, &fd) == 0)
-            ofi_g.tcq_fd = fd;
-    }
     return OFS_OK;
 }
 
@@ -209,7 +180,7 @@ static ofs_status_t ofi_segs_register(struct ofi_peer_info *me)
             return OFS_ERR_FABRIC;
         }
         if (ofi_g.mr_mode & FI_MR_ENDPOINT) {
-            ret = fi_mr_bind(ofi_g.mr[s], &ofi_g.tep->fid, 0);
+            ret = fi_mr_bind(ofi_g.mr[s], &ofi_g.main->ep->fid, 0);
             if (!ret)
                 ret = fi_mr_enable(ofi_g.mr[s]);
             if (ret)
@@ -221,6 +192,9 @@ static ofs_status_t ofi_segs_register(struct ofi_peer_info *me)
     }
     return OFS_OK;
 }
+
+static void ofi_ctx_free(struct ofi_ctx *c);
+static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p);
 
 static void ofi_print_info(void)
 {
@@ -260,21 +234,22 @@ static ofs_status_t ofi_init(const unsigned char *peers)
     ofi_g.requested_key = HEAP_NSEGS;
     ofi_g.active = calloc(ofs_g.n_pes, 1);
     ofi_g.peers = calloc(ofs_g.n_pes, sizeof(*ofi_g.peers));
-    ofi_g.addr = calloc(ofs_g.n_pes, sizeof(*ofi_g.addr));
-    if (!ofi_g.active || !ofi_g.peers || !ofi_g.addr)
+    if (!ofi_g.active || !ofi_g.peers)
         return OFS_ERR_NOMEM;
     memcpy(ofi_g.active, peers, ofs_g.n_pes);
     st = ofi_getinfo();
     if (st != OFS_OK)
         return st;
-    st = ofi_target_open();
+    st = ofi_fabric_open();
+    if (st == OFS_OK)
+        st = ofi_ctx_open(1, &ofi_g.main);
     if (st != OFS_OK)
         return st;
     memset(&me, 0, sizeof(me));
     st = ofi_segs_register(&me);
     if (st != OFS_OK)
         return st;
-    ret = fi_getname(&ofi_g.tep->fid, me.addr, &addrlen);
+    ret = fi_getname(&ofi_g.main->ep->fid, me.addr, &addrlen);
     if (ret)
         return ofi_err("fi_getname", ret);
     me.addrlen = (uint32_t)addrlen;
@@ -285,21 +260,24 @@ static ofs_status_t ofi_init(const unsigned char *peers)
     return rt_kv_put("ofi.peer", &me, sizeof(me));
 }
 
+static ofs_status_t ofi_ctx_av_fill(struct ofi_ctx *c);
+
 static ofs_status_t ofi_connect(void)
 {
+    ofs_status_t st;
+
     for (int pe = 0; pe < ofs_g.n_pes; pe++) {
         if (!ofi_g.active[pe])
             continue;
-        ofs_status_t st = rt_kv_get(pe, "ofi.peer", &ofi_g.peers[pe], sizeof(ofi_g.peers[pe]));
+        st = rt_kv_get(pe, "ofi.peer", &ofi_g.peers[pe], sizeof(ofi_g.peers[pe]));
         if (st != OFS_OK) {
             ofs_log_error("ofi: PE %d published no endpoint address: %s", pe, ofs_status_string(st));
             return st;
         }
-        /* one AV for every endpoint (shm maps its peers per AV) */
-        int ret = fi_av_insert(ofi_g.tav, ofi_g.peers[pe].addr, 1, &ofi_g.addr[pe], 0, NULL);
-        if (ret != 1)
-            return ofi_err("fi_av_insert (target)", ret < 0 ? ret : -FI_EINVAL);
     }
+    st = ofi_ctx_av_fill(ofi_g.main);
+    if (st != OFS_OK)
+        return st;
     ofi_print_info();
     return ofi_progress_start();
 }
@@ -320,26 +298,20 @@ static void ofi_fini(void)
         ofi_close(ofi_g.mr[s] ? &ofi_g.mr[s]->fid : NULL, "segment MR");
         ofi_g.mr[s] = NULL;
     }
-    ofi_close(ofi_g.tep ? &ofi_g.tep->fid : NULL, "target endpoint");
-    ofi_close(ofi_g.tav ? &ofi_g.tav->fid : NULL, "target AV");
-    ofi_close(ofi_g.tcq ? &ofi_g.tcq->fid : NULL, "target CQ");
+    if (ofi_g.main)
+        ofi_ctx_free(ofi_g.main);
+    ofi_g.main = NULL;
     ofi_close(ofi_g.domain ? &ofi_g.domain->fid : NULL, "domain");
     ofi_close(ofi_g.fabric ? &ofi_g.fabric->fid : NULL, "fabric");
-    ofi_g.tep = NULL;
-    ofi_g.tav = NULL;
-    ofi_g.tcq = NULL;
     ofi_g.domain = NULL;
     ofi_g.fabric = NULL;
     ofi_g.tcq_fd = -1;
     if (ofi_g.info)
         fi_freeinfo(ofi_g.info);
-    if (ofi_g.ctx_info)
-        fi_freeinfo(ofi_g.ctx_info);
-    ofi_g.info = ofi_g.ctx_info = NULL;
+    ofi_g.info = NULL;
     free(ofi_g.peers);
     free(ofi_g.active);
-    free(ofi_g.addr);
-    ofi_g.addr = NULL;
+
     ofi_g.peers = NULL;
     ofi_g.active = NULL;
 }
@@ -351,6 +323,10 @@ static void ofi_ctx_free(struct ofi_ctx *c)
     ofi_close(c->put_cntr ? &c->put_cntr->fid : NULL, "put counter");
     ofi_close(c->get_cntr ? &c->get_cntr->fid : NULL, "get counter");
     ofi_close(c->cq ? &c->cq->fid : NULL, "context CQ");
+    ofi_close(c->av ? &c->av->fid : NULL, "context AV");
+    free(c->addr);
+    free(c->dirty);
+    free(c->dirty_list);
     pthread_mutex_destroy(&c->lock);
     free(c->bounces);
     free(c->bounce_mem);
@@ -383,11 +359,31 @@ static ofs_status_t ofi_bounce_setup(struct ofi_ctx *c)
     return OFS_OK;
 }
 
-static ofs_status_t ofi_ctx_create(struct comm_ctx *ctx)
+static ofs_status_t ofi_ctx_av_fill(struct ofi_ctx *c)
 {
+    for (int pe = 0; pe < ofs_g.n_pes; pe++) {
+        c->addr[pe] = FI_ADDR_NOTAVAIL;
+        if (!ofi_g.active[pe])
+            continue;
+        int ret = fi_av_insert(c->av, ofi_g.peers[pe].addr, 1, &c->addr[pe], 0, NULL);
+        if (ret != 1)
+            return ofi_err("fi_av_insert", ret < 0 ? ret : -FI_EINVAL);
+    }
+    return OFS_OK;
+}
+
+/* An endpoint with its AV, CQ, counters and bounce buffers.  The target one (made at
+ * init, its address published) only receives; its CQ gets a wait fd for the progress
+ * thread when the provider has one.  Every context, the default one included, has its
+ * own initiator endpoint (shm 1.17 mishandles an endpoint writing to itself while
+ * others write to it too, so self-targeted traffic goes initiator -> target). */
+static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p)
+{
+    struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .count = (size_t)ofs_g.n_pes };
     struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .size = 256,
                                   .wait_obj = FI_WAIT_NONE };
     struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
+    struct fi_info *info = ofi_g.info;
     struct ofi_ctx *c = calloc(1, sizeof(*c));
     ofs_status_t st = OFS_ERR_FABRIC;
     int ret;
@@ -395,34 +391,59 @@ static ofs_status_t ofi_ctx_create(struct comm_ctx *ctx)
     if (!c)
         return OFS_ERR_NOMEM;
     pthread_mutex_init(&c->lock, NULL);
-    c->options = ctx->options;
-    c->addr = ofi_g.addr;
-    /* context endpoints must not take the target's name: shm names an endpoint after
+    c->addr = calloc(ofs_g.n_pes, sizeof(*c->addr));
+    c->dirty = calloc(ofs_g.n_pes, 1);
+    c->dirty_list = calloc(ofs_g.n_pes, sizeof(int));
+    if (!c->addr || !c->dirty || !c->dirty_list) {
+        st = OFS_ERR_NOMEM;
+        goto err_free;
+    }
+    /* other endpoints must not take the target's name: shm names an endpoint after
      * its string src_addr ("fi_shm://<pid>"), and two endpoints of one name collide */
-    if (ofi_g.ctx_info->addr_format == FI_ADDR_STR && ofi_g.info->src_addr) {
+    if (!target && ofi_g.info->addr_format == FI_ADDR_STR && ofi_g.info->src_addr) {
         static unsigned ctx_serial;
         char name[OFI_NAME_MAX];
         snprintf(name, sizeof(name), "%s_c%u", (const char *)ofi_g.info->src_addr,
                  __atomic_add_fetch(&ctx_serial, 1, __ATOMIC_RELAXED));
-        free(ofi_g.ctx_info->src_addr);
-        ofi_g.ctx_info->src_addr = strdup(name);
-        ofi_g.ctx_info->src_addrlen = ofi_g.ctx_info->src_addr ? strlen(name) + 1 : 0;
+        info = fi_dupinfo(ofi_g.info);
+        if (!info) {
+            st = OFS_ERR_NOMEM;
+            goto err_free;
+        }
+        free(info->src_addr);
+        info->src_addr = strdup(name);
+        info->src_addrlen = info->src_addr ? strlen(name) + 1 : 0;
     }
-    ret = fi_endpoint(ofi_g.domain, ofi_g.ctx_info, &c->ep, NULL);
+    ret = fi_endpoint(ofi_g.domain, info, &c->ep, NULL);
+    if (info != ofi_g.info)
+        fi_freeinfo(info);
     if (ret) {
-        st = ofi_err("fi_endpoint (context)", ret);
+        st = ofi_err("fi_endpoint", ret);
         goto err_free;
     }
-    ret = fi_cq_open(ofi_g.domain, &cq_attr, &c->cq, NULL);
+    ret = fi_av_open(ofi_g.domain, &av_attr, &c->av, NULL);
+    if (ret) {
+        st = ofi_err("fi_av_open", ret);
+        goto err_free;
+    }
+    if (target && ofi_g.manual_progress && ofs_g.params.PROGRESS_INTERVAL > 0) {
+        /* a wait fd lets the progress thread sleep; not every provider has one */
+        cq_attr.wait_obj = FI_WAIT_FD;
+        if (fi_cq_open(ofi_g.domain, &cq_attr, &c->cq, NULL) != 0) {
+            c->cq = NULL;
+            cq_attr.wait_obj = FI_WAIT_NONE;
+        }
+    }
+    ret = c->cq ? 0 : fi_cq_open(ofi_g.domain, &cq_attr, &c->cq, NULL);
     if (!ret)
         ret = fi_cntr_open(ofi_g.domain, &cntr_attr, &c->put_cntr, NULL);
     if (!ret)
         ret = fi_cntr_open(ofi_g.domain, &cntr_attr, &c->get_cntr, NULL);
     if (ret) {
-        st = ofi_err("fi_cq_open/fi_cntr_open (context)", ret);
+        st = ofi_err("fi_cq_open/fi_cntr_open", ret);
         goto err_free;
     }
-    ret = fi_ep_bind(c->ep, &ofi_g.tav->fid, 0);
+    ret = fi_ep_bind(c->ep, &c->av->fid, 0);
     if (!ret)
         ret = fi_ep_bind(c->ep, &c->cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION);
     if (!ret)
@@ -432,18 +453,41 @@ static ofs_status_t ofi_ctx_create(struct comm_ctx *ctx)
     if (!ret)
         ret = fi_enable(c->ep);
     if (ret) {
-        st = ofi_err("fi_ep_bind/fi_enable (context)", ret);
+        st = ofi_err("fi_ep_bind/fi_enable", ret);
         goto err_free;
+    }
+    if (cq_attr.wait_obj == FI_WAIT_FD) {
+        int fd = -1;
+        if (fi_control(&c->cq->fid, FI_GETWAIT, &fd) == 0)
+            ofi_g.tcq_fd = fd;
+    }
+    if (!target) {
+        st = ofi_ctx_av_fill(c);
+        if (st != OFS_OK)
+            goto err_free;
     }
     st = ofi_bounce_setup(c);
     if (st != OFS_OK)
         goto err_free;
-    ctx->tp[COMM_TP_OFI] = c;
+    *c_p = c;
     return OFS_OK;
 
 err_free:
     ofi_ctx_free(c);
     return st;
+}
+
+static ofs_status_t ofi_ctx_create(struct comm_ctx *ctx)
+{
+    struct ofi_ctx *c;
+    ofs_status_t st;
+
+    st = ofi_ctx_open(0, &c);
+    if (st != OFS_OK)
+        return st;
+    c->options = ctx->options;
+    ctx->tp[COMM_TP_OFI] = c;
+    return OFS_OK;
 }
 
 static void ofi_ctx_destroy(struct comm_ctx *ctx)
