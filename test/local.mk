@@ -9,3 +9,4 @@ check-local: $(check_PROGRAMS)
 
 include test/unit/local.mk
 include test/functional/local.mk
+include test/functional/ofi/local.mk
