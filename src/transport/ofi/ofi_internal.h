@@ -103,6 +103,7 @@ struct ofi_state {
     /* the target endpoint: remote operations aimed at this PE land here (only its
      * ep, av, cq are used) */
     struct ofi_ctx *main;
+    struct ofi_ctx *dflt;     /* the default context's endpoint */
     int tcq_fd;               /* wait fd of main's CQ, -1 if none */
     struct fid_mr *mr[HEAP_NSEGS];
     void *mr_desc[HEAP_NSEGS];

@@ -40,9 +40,16 @@ void ofi_target_poll(void)
     ofi_fatal_call("fi_cq_read", n, "target CQ");
 }
 
+/* From the library's wait loops: the target endpoint, and the default context's
+ * endpoint too (reading a counter drives it without taking its completions), since
+ * some providers (udp;ofi_rxd) need the initiator driven for its operations to land. */
 void ofi_progress(void)
 {
+    struct ofi_ctx *d = __atomic_load_n(&ofi_g.dflt, __ATOMIC_ACQUIRE);
+
     ofi_target_poll();
+    if (d)
+        (void)fi_cntr_read(d->put_cntr);
 }
 
 static void *ofi_progress_main(void *arg)

@@ -487,6 +487,9 @@ static ofs_status_t ofi_ctx_create(struct comm_ctx *ctx)
         return st;
     c->options = ctx->options;
     ctx->tp[COMM_TP_OFI] = c;
+    /* the first context is the default one: wait loops drive it too */
+    if (!ofi_g.dflt)
+        __atomic_store_n(&ofi_g.dflt, c, __ATOMIC_RELEASE);
     return OFS_OK;
 }
 
@@ -497,6 +500,8 @@ static void ofi_ctx_destroy(struct comm_ctx *ctx)
     if (!c)
         return;
     ofi_quiet(ctx);
+    if (c == ofi_g.dflt)
+        __atomic_store_n(&ofi_g.dflt, NULL, __ATOMIC_RELEASE);
     ofi_ctx_free(c);
     ctx->tp[COMM_TP_OFI] = NULL;
 }
