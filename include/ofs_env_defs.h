@@ -41,6 +41,8 @@ OFS_ENV(OFI_MAX_CHUNK, SIZE, "0",
         "Largest single fi_write/fi_read; longer transfers are chunked (0: the provider's max_msg_size)")
 OFS_ENV(PROGRESS_INTERVAL, LONG, "1000",
         "Longest sleep of the passive-target progress thread in microseconds (0 disables the thread)")
+OFS_ENV(OFI_AMO_CASLOOP, BOOL, "0",
+        "Testing: run every OFI atomic but compare-swap as a compare-swap loop (the fallback path)")
 
 /* collectives and teams */
 OFS_ENV(TEAMS_MAX, LONG, "64",

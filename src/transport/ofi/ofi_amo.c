@@ -54,6 +54,9 @@ void ofi_amo_setup(void)
                 h->op = ofi_op_map[op];
                 h->dt = op == COMM_AMO_ADD ? ofi_dt_native(dt) : ofi_dt_bits(dt);
                 h->mode = ofi_amo_supported(h->op, h->dt, f) ? OFI_AMO_NATIVE : OFI_AMO_CASLOOP;
+                /* testing knob: exercise the fallback on providers that need none */
+                if (ofs_g.params.OFI_AMO_CASLOOP && op != COMM_AMO_CSWAP)
+                    h->mode = OFI_AMO_CASLOOP;
                 if (h->mode == OFI_AMO_CASLOOP && f == fetch)
                     ofi_g.amo_fallbacks++;
             }
