@@ -9,5 +9,4 @@ check-local: $(check_PROGRAMS)
 
 include test/unit/local.mk
 include test/functional/local.mk
-include test/functional/ofi/local.mk
-include test/performance/ofi.mk
+include test/ofi.mk

@@ -3,7 +3,7 @@
  * bandwidth (window of nbi transfers then quiet), 8-byte put message rate and
  * fetch-add latency, between PE 0 and PE 1.  Run with 2 PEs and
  * SHMEM_LOCAL_TRANSPORT=ofi SHMEM_OFI_PROVIDER=... */
-#include "../functional/ofi/ofi_test.h"
+#include "../functional/ofi_test.h"
 
 #include <time.h>
 
