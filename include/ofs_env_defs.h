@@ -32,15 +32,17 @@ OFS_ENV(SHM_DIR, STRING, "/dev/shm",
 OFS_ENV(OFI_PROVIDER, STRING, "",
         "libfabric provider to use (e.g. 'tcp;ofi_rxm', shm); empty: FI_PROVIDER or the first suitable one")
 OFS_ENV(OFI_INJECT_SIZE, SIZE, "-1",
-        "Largest put sent with fi_inject_write (-1: the provider's inject size; 0 disables inject)")
+        "Largest put sent by inject (-1: the provider's inject size, which this can only lower; 0 disables inject)")
 OFS_ENV(BOUNCE_SIZE, SIZE, "8K",
-        "Largest put copied into a registered bounce buffer; larger puts are zero-copy")
+        "Largest put copied into a registered bounce buffer (0 disables); larger puts are zero-copy")
 OFS_ENV(BOUNCE_BUFFERS, LONG, "64",
-        "Number of bounce buffers per context")
+        "Number of bounce buffers per OFI context (0 disables the bounce path)")
 OFS_ENV(OFI_MAX_CHUNK, SIZE, "0",
         "Largest single fi_write/fi_read; longer transfers are chunked (0: the provider's max_msg_size)")
 OFS_ENV(PROGRESS_INTERVAL, LONG, "1000",
         "Longest sleep of the passive-target progress thread in microseconds (0 disables the thread)")
+OFS_ENV(OFI_AMO_CASLOOP, BOOL, "0",
+        "Testing: run every OFI atomic but compare-swap as a compare-swap loop (the fallback path)")
 
 /* collectives and teams */
 OFS_ENV(TEAMS_MAX, LONG, "64",

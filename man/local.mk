@@ -57,3 +57,4 @@ man/man7/ofishmem_shm.7: $(top_srcdir)/man/man7/ofishmem_shm.7.in $(MAN_ENV_DEPS
 	$(AM_V_GEN)$(SHELL) $(top_srcdir)/man/gen-env-man.sh ./ofishmem_info$(EXEEXT) \
 		'^(SYMMETRIC_SIZE|LOCAL_TRANSPORT|SHM_.*|SIM_PES_PER_NODE)$$' \
 		< $(top_srcdir)/man/man7/ofishmem_shm.7.in > $@.tmp && mv $@.tmp $@
+dist_man7_MANS += man/man7/ofishmem_ofi.7

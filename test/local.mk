@@ -20,3 +20,4 @@ include test/functional/coll.mk
 include test/performance/coll.mk
 include test/functional/shm_local.mk
 include test/performance/local.mk
+include test/ofi.mk

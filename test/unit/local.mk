@@ -4,3 +4,6 @@ test_unit_test_env_LDADD = $(UNIT_LDADD)
 test_unit_test_alloc_SOURCES = test/unit/test_alloc.c
 test_unit_test_alloc_LDADD = $(UNIT_LDADD)
 EXTRA_DIST += test/unit/local.mk
+check_PROGRAMS += test/unit/test_ofi_proto
+test_unit_test_ofi_proto_SOURCES = test/unit/test_ofi_proto.c
+test_unit_test_ofi_proto_LDADD = $(UNIT_LDADD)

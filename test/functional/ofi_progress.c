@@ -1,0 +1,77 @@
+/* Passive-target progress (DESIGN rule 2): the last PE computes for ~2 s without
+ * calling the library while PE 0 does 100 gets, 100 fetch-adds and 100 put+quiet
+ * aimed at it.  The target records the wall clock when it re-enters the library, the
+ * origin when it finished; the origin must have finished first.  (Both clocks are
+ * CLOCK_REALTIME on one machine.)  Other PEs only take part in the barriers. */
+#include "ofi_test.h"
+
+#include <time.h>
+
+#define NOPS 100
+#define COMPUTE_NS 2000000000LL
+
+static long counter;
+static long data[NOPS];
+static int64_t reentry_ns;
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int main(void)
+{
+    shmem_init();
+    int me = shmem_my_pe(), n = shmem_n_pes(), target = n - 1;
+    int64_t done_ns = 0;
+
+    for (int i = 0; i < NOPS; i++)
+        data[i] = 1000 + i;
+    shmem_barrier_all();
+    if (me == target) {
+        /* compute: no library call until the deadline */
+        volatile double x = 1.0;
+        int64_t end = now_ns() + COMPUTE_NS;
+        while (now_ns() < end)
+            for (int k = 0; k < 1000; k++)
+                x = x * 1.0000001 + 1e-9;
+        reentry_ns = now_ns();
+    } else if (me == 0) {
+        long v, one = 1, old;
+        for (int i = 0; i < NOPS; i++) {
+            comm_get(COMM_CTX_DEFAULT, &v, &data[i], sizeof(v), target);
+            CHECK(v == 1000 + i);
+        }
+        for (int i = 0; i < NOPS; i++) {
+            comm_amo(COMM_CTX_DEFAULT, COMM_AMO_ADD, COMM_DT_I64, &counter, &one, NULL, &old,
+                     target, 0);
+            CHECK(old == i);
+        }
+        for (int i = 0; i < NOPS; i++) {
+            v = 5000 + i;
+            comm_put(COMM_CTX_DEFAULT, &data[i], &v, sizeof(v), target);
+            comm_quiet(COMM_CTX_DEFAULT);
+        }
+        done_ns = now_ns();
+    }
+    shmem_barrier_all();
+    if (me == target) {
+        CHECK(counter == NOPS);
+        for (int i = 0; i < NOPS; i++)
+            CHECK(data[i] == 5000 + i);
+    }
+    if (me == 0) {
+        int64_t t;
+        comm_get(COMM_CTX_DEFAULT, &t, &reentry_ns, sizeof(t), target);
+        if (!(done_ns < t))
+            fprintf(stderr, "PE 0: the operations finished %.3f s after the target re-entered "
+                            "the library: no passive progress\n", (double)(done_ns - t) / 1e9);
+        else
+            printf("ofi_progress: done %.3f s before the target re-entered the library\n",
+                   (double)(t - done_ns) / 1e9);
+        CHECK(done_ns < t);
+    }
+    return test_finish("ofi_progress");
+}

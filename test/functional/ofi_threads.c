@@ -1,0 +1,57 @@
+/* SHMEM_THREAD_MULTIPLE over OFI: threads share the default context (serialised by
+ * the transport) and each also uses a private context of its own; totals exact. */
+#include "ofi_test.h"
+
+#include <pthread.h>
+
+int shmem_init_thread(int requested, int *provided);
+#define NTHREADS 3
+#define ITERS 200
+
+static long shared_counter, private_counter;
+static unsigned char landing[NTHREADS][4096];
+
+static void *worker(void *arg)
+{
+    int t = (int)(long)arg, me = shmem_my_pe(), n = shmem_n_pes();
+    struct comm_ctx *pctx;
+    long one = 1, old;
+    unsigned char buf[4096];
+
+    CHECK(comm_ctx_create(1 /* SHMEM_CTX_PRIVATE */, NULL, &pctx) == OFS_OK);
+    fill(buf, me, sizeof(buf), t);
+    for (int i = 0; i < ITERS; i++) {
+        int pe = (me + i) % n;
+        comm_amo(COMM_CTX_DEFAULT, COMM_AMO_ADD, COMM_DT_I64, &shared_counter, &one, NULL,
+                 i & 1 ? &old : NULL, pe, 0);
+        comm_amo(pctx, COMM_AMO_ADD, COMM_DT_I64, &private_counter, &one, NULL, NULL, pe, 0);
+        comm_put_nbi(COMM_CTX_DEFAULT, landing[t], buf, i == 0 ? 4096 : (size_t)(i * 37) % 4096 + 1,
+                     (me + 1) % n);
+    }
+    comm_quiet(pctx);
+    comm_ctx_destroy(pctx);
+    comm_quiet(COMM_CTX_DEFAULT);
+    return NULL;
+}
+
+int main(void)
+{
+    int provided = -1;
+    pthread_t th[NTHREADS];
+
+    shmem_init_thread(3 /* SHMEM_THREAD_MULTIPLE */, &provided);
+    CHECK(provided == 3);
+    shmem_barrier_all();
+    for (long t = 0; t < NTHREADS; t++)
+        pthread_create(&th[t], NULL, worker, (void *)t);
+    for (int t = 0; t < NTHREADS; t++)
+        pthread_join(th[t], NULL);
+    shmem_barrier_all();
+    /* one increment per PE per i, spread over PEs: each PE gets ITERS per thread */
+    CHECK(shared_counter == (long)NTHREADS * ITERS);
+    CHECK(private_counter == (long)NTHREADS * ITERS);
+    int left = (shmem_my_pe() + shmem_n_pes() - 1) % shmem_n_pes();
+    for (int t = 0; t < NTHREADS; t++)
+        CHECK_BUF(landing[t], left, 4096, t, "threaded put");
+    return test_finish("ofi_threads");
+}
