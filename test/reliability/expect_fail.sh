@@ -33,9 +33,13 @@ base=$(basename "$prog")
 # live (non-zombie) processes of the program: none may survive the job
 stray=$(ps -C "$base" -o pid=,stat= 2>/dev/null | awk '$2 !~ /^Z/ {print $1}')
 [ -z "$stray" ] || { echo "stray processes left: $stray"; ps -o pid,stat,args -p $stray; fail=1; }
-after=$(ls /dev/shm | grep '^ofishmem-' | sort)
-# objects that appeared and stayed (other jobs on the machine may remove theirs)
-added=$(comm -13 <(echo "$before") <(echo "$after"))
+# objects that appeared and stayed: look twice, a second apart, so that another job's
+# objects (named only for the moment of its start-up) are not counted
+added=$(comm -13 <(echo "$before") <(ls /dev/shm | grep '^ofishmem-' | sort))
+if [ -n "$added" ]; then
+    sleep 1
+    added=$(comm -12 <(echo "$added") <(ls /dev/shm | grep '^ofishmem-' | sort))
+fi
 [ -z "$added" ] || { echo "left in /dev/shm: $added"; fail=1; }
 rm -f out.$$ err.$$
 echo "exit $rc in $ms ms"
