@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,45 @@
 #define HEAP_INTERNAL_RESERVE (8UL << 20) /* teams, collectives, locks */
 
 struct heap_state heap_g = { .seg = { { .fd = -1 }, { .fd = -1 } } };
-static int heap_linked[HEAP_NSEGS]; /* object still has a name */
+static volatile sig_atomic_t heap_linked[HEAP_NSEGS]; /* object still has a name */
+/* Full paths, ready for a signal handler (no formatting there). */
+static char heap_paths[HEAP_NSEGS][PATH_MAX];
+
+/* Between creating the objects and unlinking them (start-up only), a launcher that
+ * takes the job down with SIGTERM/SIGINT/SIGHUP must not leave them in /dev/shm. */
+static const int heap_sigs[] = { SIGTERM, SIGINT, SIGHUP };
+static struct sigaction heap_old_sa[3];
+static int heap_handlers_on;
+
+static void heap_on_signal(int sig)
+{
+    for (int s = 0; s < HEAP_NSEGS; s++)
+        if (heap_linked[s])
+            unlink(heap_paths[s]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void heap_handlers_install(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = heap_on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++)
+        sigaction(heap_sigs[i], &sa, &heap_old_sa[i]);
+    heap_handlers_on = 1;
+}
+
+static void heap_handlers_remove(void)
+{
+    if (!heap_handlers_on)
+        return;
+    for (int i = 0; i < 3; i++)
+        sigaction(heap_sigs[i], &heap_old_sa[i], NULL);
+    heap_handlers_on = 0;
+}
 
 static size_t heap_page(void)
 {
@@ -76,6 +115,7 @@ static ofs_status_t heap_obj_create(int seg, size_t len, char *name, size_t name
                       ofs_g.params.SHM_DIR, name, ofs_g.params.SHM_DIR);
         return OFS_ERR_IO;
     }
+    snprintf(heap_paths[seg], sizeof(heap_paths[seg]), "%s%s", ofs_g.params.SHM_DIR, name);
     heap_linked[seg] = 1;
     if (ftruncate(fd, (off_t)len) != 0) {
         ofs_log_error("ftruncate(%s, %zu) failed: %m", name, len);
@@ -260,6 +300,7 @@ ofs_status_t heap_init(void)
 {
     ofs_status_t st;
 
+    heap_handlers_install();
     st = heap_remap_data();
     if (st == OFS_OK)
         st = heap_create_heap();
@@ -298,6 +339,7 @@ void heap_unlink(void)
             heap_linked[s] = 0;
         }
     }
+    heap_handlers_remove();
 }
 
 void heap_fini(void)

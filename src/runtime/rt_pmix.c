@@ -6,6 +6,7 @@
 #include "rt.h"
 
 #include <pmix.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,8 +307,13 @@ ofs_status_t rt_barrier(void)
 
 void rt_abort(int code, const char *msg)
 {
-    if (rt.pmix_up)
+    if (rt.pmix_up) {
+        /* PMIx_Abort waits for the server; should that never answer, the alarm ends this
+         * process and the launcher takes the job down all the same */
+        signal(SIGALRM, SIG_DFL);
+        alarm(3);
         PMIx_Abort(code, msg, NULL, 0);
+    }
     /* PMIx_Abort normally does not return; when it does, leave anyway */
     _exit(code);
 }
