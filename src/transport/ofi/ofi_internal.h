@@ -1,0 +1,208 @@
+/*
+ * ofi_internal.h: the OFI (libfabric) transport's private state.  Nothing outside
+ * src/transport/ofi includes this file: libfabric types stay below the comm layer.
+ *
+ * Shape: one "target" endpoint per PE receives every RMA/AMO aimed at this PE (its
+ * address, the MR keys and segment bases are published at init); every context,
+ * the default one included, owns an initiator endpoint.  Each has its own AV, CQ
+ * and two counters (FI_WRITE: puts and
+ * non-fetching atomics; FI_READ: gets and fetching atomics), so quiet is a counter
+ * wait.  The CQ (FI_SELECTIVE_COMPLETION) only carries bounce-buffer completions and
+ * errors.  A progress thread drives the target endpoint for manual-progress providers.
+ */
+#ifndef OFS_OFI_INTERNAL_H
+#define OFS_OFI_INTERNAL_H
+
+#include "transport.h"
+#include "heap.h"
+
+#include <rdma/fabric.h>
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+
+/* ---- protocol selection (ofi_proto.c: pure functions, unit-tested) ---- */
+enum ofi_put_proto { OFI_PUT_INJECT, OFI_PUT_BOUNCE, OFI_PUT_LARGE };
+
+struct ofi_thresh {
+    size_t inject_max;  /* largest fi_inject_write (0: never inject) */
+    size_t bounce_max;  /* largest bounce-buffer put (0: never bounce) */
+    size_t bounce_count; /* bounce buffers per context */
+    size_t chunk;       /* largest single fi_write/fi_read */
+};
+
+/* prov_*: what the provider offers; env_*: the SHMEM_* parameters as parsed
+ * (-1 inject: provider default; 0 chunk: provider max). */
+void ofi_thresh_compute(size_t prov_inject, size_t prov_max_msg, long env_inject,
+                        long env_bounce, long env_bounce_bufs, long env_chunk,
+                        struct ofi_thresh *t_p) OFS_HIDDEN;
+enum ofi_put_proto ofi_put_proto_select(size_t len, const struct ofi_thresh *t) OFS_HIDDEN;
+const char *ofi_put_proto_name(enum ofi_put_proto p) OFS_HIDDEN;
+/* Number of fi_write/fi_read calls a transfer of len bytes takes. */
+size_t ofi_chunk_count(size_t len, const struct ofi_thresh *t) OFS_HIDDEN;
+
+/* ---- state ---- */
+#define OFI_NAME_MAX 256
+#define OFI_NBI_SLOTS 256
+
+/* What each PE publishes ("ofi.peer"). */
+struct ofi_peer_info {
+    uint64_t key[HEAP_NSEGS];
+    uint64_t base[HEAP_NSEGS];
+    uint32_t addrlen;
+    unsigned char addr[OFI_NAME_MAX];
+};
+
+struct ofi_bounce {
+    struct fi_context2 fictx; /* op context: first, so the CQ entry finds us */
+    struct ofi_bounce *next;
+    char *buf;
+};
+
+/* How an atomic (op, type, fetching) is executed. */
+enum ofi_amo_mode { OFI_AMO_NATIVE, OFI_AMO_CASLOOP };
+struct ofi_amo_how {
+    enum fi_op op;
+    enum fi_datatype dt;
+    unsigned char mode;
+};
+
+struct ofi_ctx {
+    pthread_mutex_t lock;     /* taken when the context is shared under THREAD_MULTIPLE */
+    long options;
+    struct fid_ep *ep;
+    struct fid_av *av;
+    struct fid_cq *cq;
+    struct fid_cntr *put_cntr, *get_cntr;
+    fi_addr_t *addr;          /* n_pes */
+    uint64_t put_issued, get_issued;
+    uint64_t put_err_seen, get_err_seen;
+    /* bounce buffers */
+    char *bounce_mem;
+    struct fid_mr *bounce_mr;
+    void *bounce_desc;
+    struct ofi_bounce *bounces, *bounce_free;
+    size_t bounce_busy;
+    /* without delivery completion: PEs written since the last quiet, flushed by a read */
+    unsigned char *dirty;     /* n_pes */
+    int *dirty_list;
+    int ndirty;
+    uint64_t flush_buf;
+    /* operands that must outlive their call (nbi and non-fetching atomics) */
+    unsigned nbi_used;
+    uint64_t nbi_slot[OFI_NBI_SLOTS][2];
+};
+
+struct ofi_state {
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    /* the target endpoint: remote operations aimed at this PE land here (only its
+     * ep, av, cq are used) */
+    struct ofi_ctx *main;
+    int tcq_fd;               /* wait fd of main's CQ, -1 if none */
+    struct fid_mr *mr[HEAP_NSEGS];
+    void *mr_desc[HEAP_NSEGS];
+    uint64_t requested_key;   /* next key for FI_MR_PROV_KEY-less registrations */
+    uint64_t mr_mode;
+    uint64_t op_flags;        /* FI_DELIVERY_COMPLETE when granted */
+    int delivery_complete;
+    int ordered_waw;          /* generic FI_ORDER_WAW: fence needs no wait */
+    int manual_progress;
+    struct ofi_thresh thresh;
+    struct ofi_peer_info *peers; /* n_pes (only entries we carry traffic to are filled) */
+    unsigned char *active;       /* n_pes */
+    struct ofi_amo_how amo[COMM_AMO_COUNT][COMM_DT_COUNT][2];
+    int amo_fallbacks;
+    /* progress thread */
+    pthread_t thread;
+    int thread_running;
+    volatile int thread_stop;
+};
+extern struct ofi_state ofi_g OFS_HIDDEN;
+
+static inline struct ofi_ctx *ofi_ctx_of(struct comm_ctx *ctx)
+{
+    return (struct ofi_ctx *)ctx->tp[COMM_TP_OFI];
+}
+
+/* A shared context under SHMEM_THREAD_MULTIPLE is serialised; private ones never lock. */
+static inline int ofi_ctx_lock(struct ofi_ctx *c)
+{
+    if (ofs_g.thread_level == 3 && !(c->options & 1)) {
+        pthread_mutex_lock(&c->lock);
+        return 1;
+    }
+    return 0;
+}
+static inline void ofi_ctx_unlock(struct ofi_ctx *c, int locked)
+{
+    if (locked)
+        pthread_mutex_unlock(&c->lock);
+}
+
+static inline uint64_t ofi_raddr(int seg, size_t off, int pe)
+{
+    return ((ofi_g.mr_mode & FI_MR_VIRT_ADDR) ? ofi_g.peers[pe].base[seg] : 0) + off;
+}
+
+/* Fatal data-path error: the call, its arguments and fi_strerror. */
+void ofi_fatal_call(const char *call, ssize_t ret, const char *fmt, ...) OFS_PRINTF(3, 4)
+    OFS_NORETURN OFS_HIDDEN;
+
+/* ofi_setup.c */
+ofs_status_t ofi_mr_reg_local(struct fid_ep *ep, const void *buf, size_t len, uint64_t access,
+                              struct fid_mr **mr_p) OFS_HIDDEN;
+
+/* ofi_rma.c */
+/* One step of waiting: drive this context, the target endpoint, back off by iter. */
+void ofi_ctx_progress(struct ofi_ctx *c, unsigned *iter) OFS_HIDDEN;
+/* Wait until the context's issued puts (and gets if both) have completed. */
+void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets) OFS_HIDDEN;
+/* Note a write to pe (for the flush at quiet when the provider gives only transmit
+ * completion). */
+static inline void ofi_ctx_dirty(struct ofi_ctx *c, int pe)
+{
+    if (!ofi_g.delivery_complete && !c->dirty[pe]) {
+        c->dirty[pe] = 1;
+        c->dirty_list[c->ndirty++] = pe;
+    }
+}
+/* Complete everything issued on c: writes are in the targets' memory on return. */
+void ofi_ctx_complete(struct ofi_ctx *c) OFS_HIDDEN;
+/* A 16-byte slot for an operand that must outlive the call; recycled when the
+ * context's counters catch up (waits for that when all are in use). */
+uint64_t *ofi_ctx_slot(struct ofi_ctx *c) OFS_HIDDEN;
+/* Local descriptor for buf (FI_MR_LOCAL): NULL when not needed; *tmp_p set when a
+ * temporary registration was made (the caller completes the op, then closes it). */
+void *ofi_local_desc(struct ofi_ctx *c, const void *buf, size_t len, uint64_t access,
+                     struct fid_mr **tmp_p) OFS_HIDDEN;
+void ofi_put(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len, int pe) OFS_HIDDEN;
+void ofi_put_nbi(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len, int pe) OFS_HIDDEN;
+void ofi_get(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe) OFS_HIDDEN;
+void ofi_get_nbi(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe) OFS_HIDDEN;
+void ofi_put_signal(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len,
+                    int sig_seg, size_t sig_off, uint64_t signal, int sig_op, int pe, int nbi) OFS_HIDDEN;
+void ofi_fence(struct comm_ctx *ctx) OFS_HIDDEN;
+void ofi_quiet(struct comm_ctx *ctx) OFS_HIDDEN;
+
+/* ofi_amo.c */
+void ofi_amo_setup(void) OFS_HIDDEN;
+void ofi_amo(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt, int seg, size_t off,
+             const void *operand, const void *cmp, void *result, int pe, int nbi) OFS_HIDDEN;
+/* The locked-context part of an atomic (put_signal uses it). */
+void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, int seg,
+                    size_t off, const void *operand, const void *cmp, void *result, int pe,
+                    int nbi) OFS_HIDDEN;
+
+/* ofi_progress.c */
+ofs_status_t ofi_progress_start(void) OFS_HIDDEN;
+void ofi_progress_stop(void) OFS_HIDDEN;
+void ofi_progress(void) OFS_HIDDEN;
+/* Drive the target endpoint once (thread-safe). */
+void ofi_target_poll(void) OFS_HIDDEN;
+
+#endif

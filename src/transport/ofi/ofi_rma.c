@@ -1,0 +1,380 @@
+/*
+ * OFI put/get paths, put-with-signal, fence and quiet.  Puts pick INJECT, BOUNCE or
+ * LARGE by ofi_put_proto_select(); gets and large puts are chunked at the threshold's
+ * chunk size.  Every operation is counted on the context (put_issued/get_issued) and
+ * completes through the context's counters; quiet waits for the counters to catch up.
+ * -FI_EAGAIN drives progress and retries.
+ */
+#define _GNU_SOURCE
+#include "ofi_internal.h"
+
+#include <sched.h>
+#include <string.h>
+#include <time.h>
+
+#define OFI_SPINS 64
+#define OFI_YIELDS 256
+#define OFI_MAX_SLEEP_NS 50000
+
+static void ofi_backoff(unsigned *iter)
+{
+    unsigned i = (*iter)++;
+
+    if (i < OFI_SPINS)
+        return;
+    if (i < OFI_SPINS + OFI_YIELDS) {
+        sched_yield();
+        return;
+    }
+    unsigned shift = i - OFI_SPINS - OFI_YIELDS;
+    long ns = shift < 6 ? 1000L << shift : OFI_MAX_SLEEP_NS;
+    struct timespec ts = { 0, ns < OFI_MAX_SLEEP_NS ? ns : OFI_MAX_SLEEP_NS };
+    nanosleep(&ts, NULL);
+}
+
+static OFS_NORETURN void ofi_cq_fail(struct fid_cq *cq, const char *what)
+{
+    struct fi_cq_err_entry err;
+    char buf[256] = "";
+
+    memset(&err, 0, sizeof(err));
+    if (fi_cq_readerr(cq, &err, 0) < 0)
+        ofs_fatal(1, "ofi: %s completion queue reported an error that could not be read", what);
+    fi_cq_strerror(cq, err.prov_errno, err.err_data, buf, sizeof(buf));
+    ofs_fatal(1, "ofi: a %s operation failed: %s (%d); provider: %s", what, fi_strerror(err.err),
+              err.err, buf);
+}
+
+/* Harvest the context's CQ: bounce buffers come back, errors are fatal. */
+static void ofi_cq_drain(struct ofi_ctx *c)
+{
+    struct fi_cq_entry e[16];
+    ssize_t n = fi_cq_read(c->cq, e, 16);
+
+    if (n > 0) {
+        for (ssize_t i = 0; i < n; i++) {
+            struct ofi_bounce *b = e[i].op_context;
+            if (!b)
+                continue;
+            b->next = c->bounce_free;
+            c->bounce_free = b;
+            c->bounce_busy--;
+        }
+    } else if (n == -FI_EAVAIL) {
+        ofi_cq_fail(c->cq, "context");
+    } else if (n != -FI_EAGAIN) {
+        ofi_fatal_call("fi_cq_read", n, "context CQ");
+    }
+}
+
+void ofi_ctx_progress(struct ofi_ctx *c, unsigned *iter)
+{
+    ofi_cq_drain(c);
+    ofi_target_poll();
+    ofi_backoff(iter);
+}
+
+static void ofi_check_cntr_err(struct ofi_ctx *c)
+{
+    uint64_t pe_ = fi_cntr_readerr(c->put_cntr), ge = fi_cntr_readerr(c->get_cntr);
+
+    if (OFS_LIKELY(pe_ == c->put_err_seen && ge == c->get_err_seen))
+        return;
+    /* the CQ carries the details of the failed operation */
+    for (int i = 0; i < 1000; i++) {
+        ssize_t n = fi_cq_read(c->cq, NULL, 0);
+        if (n == -FI_EAVAIL)
+            ofi_cq_fail(c->cq, pe_ != c->put_err_seen ? "put/atomic" : "get/fetching atomic");
+    }
+    ofs_fatal(1, "ofi: %llu put/atomic and %llu get/fetching-atomic operations failed "
+                 "(counter errors, no CQ details)",
+              (unsigned long long)(pe_ - c->put_err_seen), (unsigned long long)(ge - c->get_err_seen));
+}
+
+void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
+{
+    unsigned iter = 0;
+
+    for (;;) {
+        if ((!puts || fi_cntr_read(c->put_cntr) >= c->put_issued) &&
+            (!gets || fi_cntr_read(c->get_cntr) >= c->get_issued)) {
+            if (puts && gets)
+                c->nbi_used = 0;
+            return;
+        }
+        ofi_check_cntr_err(c);
+        ofi_ctx_progress(c, &iter);
+    }
+}
+
+/* Transmit completion only says the operation left.  An atomic read of the same
+ * target is executed there after every earlier operation from us (the target applies
+ * them in order; shm reads may bypass that queue by CMA, atomics never do), so one
+ * atomic read per written PE makes quiet mean "visible". */
+void ofi_ctx_complete(struct ofi_ctx *c)
+{
+    const struct ofi_amo_how *rd = &ofi_g.amo[COMM_AMO_FETCH][COMM_DT_U64][1];
+
+    for (int i = 0; i < c->ndirty; i++) {
+        int pe = c->dirty_list[i];
+        uint64_t raddr = ofi_raddr(HEAP_SEG_DATA, 0, pe), key = ofi_g.peers[pe].key[HEAP_SEG_DATA];
+        struct fid_mr *tmp;
+        void *desc = ofi_local_desc(c, &c->flush_buf, sizeof(c->flush_buf), FI_READ, &tmp);
+        unsigned iter = 0;
+        ssize_t ret;
+
+        if (rd->mode == OFI_AMO_NATIVE) {
+            while ((ret = fi_fetch_atomic(c->ep, &c->flush_buf, 1, desc, &c->flush_buf, desc,
+                                          c->addr[pe], raddr, key, FI_UINT64, FI_ATOMIC_READ,
+                                          NULL)) == -FI_EAGAIN)
+                ofi_ctx_progress(c, &iter);
+        } else {
+            while ((ret = fi_read(c->ep, &c->flush_buf, 1, desc, c->addr[pe], raddr, key,
+                                  NULL)) == -FI_EAGAIN)
+                ofi_ctx_progress(c, &iter);
+        }
+        if (OFS_UNLIKELY(ret))
+            ofi_fatal_call("fi_fetch_atomic/fi_read", ret, "flush, PE %d, raddr 0x%llx, key 0x%llx",
+                           pe, (unsigned long long)raddr, (unsigned long long)key);
+        c->get_issued++;
+        if (tmp) {
+            ofi_ctx_wait(c, 0, 1);
+            fi_close(&tmp->fid);
+        }
+        c->dirty[pe] = 0;
+    }
+    c->ndirty = 0;
+    ofi_ctx_wait(c, 1, 1);
+}
+
+uint64_t *ofi_ctx_slot(struct ofi_ctx *c)
+{
+    if (OFS_UNLIKELY(c->nbi_used == OFI_NBI_SLOTS))
+        ofi_ctx_wait(c, 1, 1);
+    return c->nbi_slot[c->nbi_used++];
+}
+
+void *ofi_local_desc(struct ofi_ctx *c, const void *buf, size_t len, uint64_t access,
+                     struct fid_mr **tmp_p)
+{
+    *tmp_p = NULL;
+    if (OFS_LIKELY(!(ofi_g.mr_mode & FI_MR_LOCAL)))
+        return NULL;
+    if (!(ofi_g.mr_mode & FI_MR_ENDPOINT)) {
+        size_t off;
+        int s = heap_seg_of(buf, len, &off);
+        if (s >= 0)
+            return ofi_g.mr_desc[s];
+    }
+    if (ofi_mr_reg_local(c->ep, buf, len ? len : 1, access, tmp_p) != OFS_OK)
+        ofs_fatal(1, "ofi: cannot register a local buffer %p of %zu bytes (FI_MR_LOCAL)", buf, len);
+    return fi_mr_desc(*tmp_p);
+}
+
+/* fi_inject_write takes the provider's inject completion (shm completes it when
+ * queued, before the target applies it); with delivery completion granted we ask for
+ * it explicitly so that quiet means "in the target's memory". */
+static void ofi_put_inject(struct ofi_ctx *c, const void *src, size_t len, int pe, uint64_t raddr,
+                           uint64_t key)
+{
+    unsigned iter = 0;
+    ssize_t ret;
+
+    if (ofi_g.delivery_complete) {
+        struct iovec iov = { .iov_base = (void *)src, .iov_len = len };
+        struct fi_rma_iov riov = { .addr = raddr, .len = len, .key = key };
+        struct fi_msg_rma msg = { .msg_iov = &iov, .iov_count = 1, .addr = c->addr[pe],
+                                  .rma_iov = &riov, .rma_iov_count = 1 };
+        while ((ret = fi_writemsg(c->ep, &msg, FI_INJECT | FI_DELIVERY_COMPLETE)) == -FI_EAGAIN)
+            ofi_ctx_progress(c, &iter);
+    } else {
+        while ((ret = fi_inject_write(c->ep, src, len, c->addr[pe], raddr, key)) == -FI_EAGAIN)
+            ofi_ctx_progress(c, &iter);
+    }
+    if (OFS_UNLIKELY(ret))
+        ofi_fatal_call("fi_inject_write", ret, "len %zu, PE %d, raddr 0x%llx, key 0x%llx", len, pe,
+                       (unsigned long long)raddr, (unsigned long long)key);
+    c->put_issued++;
+}
+
+static void ofi_put_bounce(struct ofi_ctx *c, const void *src, size_t len, int pe, uint64_t raddr,
+                           uint64_t key)
+{
+    struct ofi_bounce *b;
+    unsigned iter = 0;
+    ssize_t ret;
+
+    while (!(b = c->bounce_free)) {
+        ofi_check_cntr_err(c);
+        ofi_ctx_progress(c, &iter);
+    }
+    c->bounce_free = b->next;
+    c->bounce_busy++;
+    memcpy(b->buf, src, len);
+
+    struct iovec iov = { .iov_base = b->buf, .iov_len = len };
+    struct fi_rma_iov riov = { .addr = raddr, .len = len, .key = key };
+    void *desc = c->bounce_desc;
+    struct fi_msg_rma msg = { .msg_iov = &iov, .desc = &desc, .iov_count = 1,
+                              .addr = c->addr[pe], .rma_iov = &riov, .rma_iov_count = 1,
+                              .context = b };
+    iter = 0;
+    while ((ret = fi_writemsg(c->ep, &msg, FI_COMPLETION | ofi_g.op_flags)) == -FI_EAGAIN)
+        ofi_ctx_progress(c, &iter);
+    if (OFS_UNLIKELY(ret))
+        ofi_fatal_call("fi_writemsg", ret, "bounce, len %zu, PE %d, raddr 0x%llx, key 0x%llx", len,
+                       pe, (unsigned long long)raddr, (unsigned long long)key);
+    c->put_issued++;
+}
+
+static void ofi_put_large(struct ofi_ctx *c, const char *src, size_t len, int pe, uint64_t raddr,
+                          uint64_t key, int blocking)
+{
+    struct fid_mr *tmp;
+    void *desc = ofi_local_desc(c, src, len, FI_WRITE, &tmp);
+    size_t chunk = ofi_g.thresh.chunk;
+
+    for (size_t done = 0; done < len;) {
+        size_t n = len - done < chunk ? len - done : chunk;
+        unsigned iter = 0;
+        ssize_t ret;
+
+        while ((ret = fi_write(c->ep, src + done, n, desc, c->addr[pe], raddr + done, key, NULL)) ==
+               -FI_EAGAIN)
+            ofi_ctx_progress(c, &iter);
+        if (OFS_UNLIKELY(ret))
+            ofi_fatal_call("fi_write", ret, "%p, len %zu, PE %d, raddr 0x%llx, key 0x%llx",
+                           (void *)(src + done), n, pe, (unsigned long long)(raddr + done),
+                           (unsigned long long)key);
+        c->put_issued++;
+        done += n;
+    }
+    if (blocking || tmp)
+        ofi_ctx_wait(c, 1, 0);
+    if (tmp)
+        fi_close(&tmp->fid);
+}
+
+static void ofi_put_locked(struct ofi_ctx *c, int seg, size_t off, const void *src, size_t len,
+                           int pe, int blocking)
+{
+    uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_g.peers[pe].key[seg];
+
+    if (OFS_UNLIKELY(len == 0))
+        return;
+    ofi_ctx_dirty(c, pe);
+    switch (ofi_put_proto_select(len, &ofi_g.thresh)) {
+    case OFI_PUT_INJECT:
+        ofi_put_inject(c, src, len, pe, raddr, key);
+        break;
+    case OFI_PUT_BOUNCE:
+        ofi_put_bounce(c, src, len, pe, raddr, key);
+        break;
+    default:
+        ofi_put_large(c, src, len, pe, raddr, key, blocking);
+        break;
+    }
+}
+
+void ofi_put(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len, int pe)
+{
+    struct ofi_ctx *c = ofi_ctx_of(ctx);
+    int l = ofi_ctx_lock(c);
+    ofi_put_locked(c, seg, off, src, len, pe, 1);
+    ofi_ctx_unlock(c, l);
+}
+
+void ofi_put_nbi(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len, int pe)
+{
+    struct ofi_ctx *c = ofi_ctx_of(ctx);
+    int l = ofi_ctx_lock(c);
+    ofi_put_locked(c, seg, off, src, len, pe, 0);
+    ofi_ctx_unlock(c, l);
+}
+
+static void ofi_get_locked(struct ofi_ctx *c, char *dst, int seg, size_t off, size_t len, int pe,
+                           int blocking)
+{
+    uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_g.peers[pe].key[seg];
+    size_t chunk = ofi_g.thresh.chunk;
+    struct fid_mr *tmp;
+    void *desc;
+
+    if (OFS_UNLIKELY(len == 0))
+        return;
+    desc = ofi_local_desc(c, dst, len, FI_READ, &tmp);
+    for (size_t done = 0; done < len;) {
+        size_t n = len - done < chunk ? len - done : chunk;
+        unsigned iter = 0;
+        ssize_t ret;
+
+        while ((ret = fi_read(c->ep, dst + done, n, desc, c->addr[pe], raddr + done, key, NULL)) ==
+               -FI_EAGAIN)
+            ofi_ctx_progress(c, &iter);
+        if (OFS_UNLIKELY(ret))
+            ofi_fatal_call("fi_read", ret, "%p, len %zu, PE %d, raddr 0x%llx, key 0x%llx",
+                           (void *)(dst + done), n, pe, (unsigned long long)(raddr + done),
+                           (unsigned long long)key);
+        c->get_issued++;
+        done += n;
+    }
+    if (blocking || tmp)
+        ofi_ctx_wait(c, 0, 1);
+    if (tmp)
+        fi_close(&tmp->fid);
+}
+
+void ofi_get(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe)
+{
+    struct ofi_ctx *c = ofi_ctx_of(ctx);
+    int l = ofi_ctx_lock(c);
+    ofi_get_locked(c, dst, seg, off, len, pe, 1);
+    ofi_ctx_unlock(c, l);
+}
+
+void ofi_get_nbi(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe)
+{
+    struct ofi_ctx *c = ofi_ctx_of(ctx);
+    int l = ofi_ctx_lock(c);
+    ofi_get_locked(c, dst, seg, off, len, pe, 0);
+    ofi_ctx_unlock(c, l);
+}
+
+/* The signal must not overtake the data: unless the provider orders writes after
+ * writes (generic FI_ORDER_WAW), complete the data first (with delivery completion
+ * that means it is in the target's memory). */
+void ofi_put_signal(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len,
+                    int sig_seg, size_t sig_off, uint64_t signal, int sig_op, int pe, int nbi)
+{
+    struct ofi_ctx *c = ofi_ctx_of(ctx);
+    int l = ofi_ctx_lock(c);
+
+    ofi_put_locked(c, seg, off, src, len, pe, !nbi);
+    if (!ofi_g.ordered_waw)
+        ofi_ctx_complete(c);
+    ofi_amo_locked(c, sig_op == COMM_SIG_ADD ? COMM_AMO_ADD : COMM_AMO_SET, COMM_DT_U64, sig_seg,
+                   sig_off, &signal, NULL, NULL, pe, nbi);
+    ofi_ctx_unlock(c, l);
+}
+
+void ofi_fence(struct comm_ctx *ctx)
+{
+    struct ofi_ctx *c = ofi_ctx_of(ctx);
+
+    if (ofi_g.ordered_waw)
+        return;
+    int l = ofi_ctx_lock(c);
+    ofi_ctx_complete(c);
+    ofi_ctx_unlock(c, l);
+}
+
+void ofi_quiet(struct comm_ctx *ctx)
+{
+    struct ofi_ctx *c = ofi_ctx_of(ctx);
+
+    if (!c)
+        return;
+    int l = ofi_ctx_lock(c);
+    ofi_ctx_complete(c);
+    ofi_ctx_unlock(c, l);
+}

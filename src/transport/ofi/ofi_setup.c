@@ -1,0 +1,529 @@
+/*
+ * OFI transport setup: provider choice (fi_getinfo), fabric, domain, the target
+ * endpoint with its MRs and AV, the address/key exchange, per-context initiator
+ * endpoints with their counters and bounce buffers, and teardown.
+ */
+#define _GNU_SOURCE
+#include "ofi_internal.h"
+#include "rt.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct ofi_state ofi_g = { .tcq_fd = -1 };
+
+#define OFI_API_VERSION FI_VERSION(1, 5)
+#define OFI_CAPS (FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)
+#define OFI_MR_MODES (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT)
+
+void ofi_fatal_call(const char *call, ssize_t ret, const char *fmt, ...)
+{
+    char args[384];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof(args), fmt, ap);
+    va_end(ap);
+    ofs_fatal(1, "ofi: %s(%s) failed: %s (%zd)", call, args, fi_strerror((int)-ret), ret);
+}
+
+static ofs_status_t ofi_err(const char *call, int ret)
+{
+    ofs_log_error("ofi: %s failed: %s (%d)", call, fi_strerror(-ret), ret);
+    return ret == -FI_ENOMEM ? OFS_ERR_NOMEM : OFS_ERR_FABRIC;
+}
+
+static struct fi_info *ofi_hints(const char *prov, int delivery)
+{
+    struct fi_info *h = fi_allocinfo();
+
+    if (!h)
+        return NULL;
+    h->caps = OFI_CAPS;
+    h->mode = 0;
+    h->ep_attr->type = FI_EP_RDM;
+    h->domain_attr->mr_mode = OFI_MR_MODES;
+    h->domain_attr->threading = FI_THREAD_SAFE;
+    h->domain_attr->data_progress = FI_PROGRESS_UNSPEC;
+    h->domain_attr->control_progress = FI_PROGRESS_UNSPEC;
+    if (delivery)
+        h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+    if (prov && *prov)
+        h->fabric_attr->prov_name = strdup(prov);
+    return h;
+}
+
+/* One line naming every provider that offers what we need. */
+static void ofi_list_providers(const char *wanted)
+{
+    struct fi_info *h = ofi_hints(NULL, 0), *all = NULL;
+    char list[1024] = "";
+    size_t used = 0;
+
+    if (h && fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &all) == 0) {
+        for (struct fi_info *i = all; i; i = i->next) {
+            const char *p = i->fabric_attr->prov_name;
+            int seen = 0;
+            for (struct fi_info *j = all; j != i; j = j->next)
+                if (strcmp(j->fabric_attr->prov_name, p) == 0)
+                    seen = 1;
+            if (!seen && used < sizeof(list))
+                used += snprintf(list + used, sizeof(list) - used, "%s'%s'", used ? ", " : "", p);
+        }
+    }
+    ofs_log_error("ofi: provider '%s' offers no RDM endpoint with FI_RMA|FI_ATOMIC here; "
+                  "providers found: %s (set SHMEM_OFI_PROVIDER to one of them)",
+                  wanted, used ? list : "none");
+    if (all)
+        fi_freeinfo(all);
+    fi_freeinfo(h);
+}
+
+static ofs_status_t ofi_getinfo(void)
+{
+    const char *prov = ofs_g.params.OFI_PROVIDER;
+    struct fi_info *h, *res = NULL;
+    int ret;
+
+    if (!prov || !*prov)
+        prov = getenv("FI_PROVIDER");
+    /* ask for delivery completion (quiet means visible at the target); fall back */
+    for (int delivery = 1; delivery >= 0; delivery--) {
+        h = ofi_hints(prov, delivery);
+        if (!h)
+            return OFS_ERR_NOMEM;
+        ret = fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &res);
+        fi_freeinfo(h);
+        if (ret == 0 && res) {
+            ofi_g.delivery_complete = delivery;
+            break;
+        }
+        res = NULL;
+    }
+    if (!res) {
+        ofi_list_providers(prov && *prov ? prov : "(any)");
+        return OFS_ERR_NOT_FOUND;
+    }
+    /* keep the first suitable one */
+    ofi_g.info = fi_dupinfo(res);
+    fi_freeinfo(res);
+    if (!ofi_g.info)
+        return OFS_ERR_NOMEM;
+    /* shm 1.17 corrupts and crashes on atomics asked for FI_DELIVERY_COMPLETE (and on
+     * FI_INJECT with it); its transmit completion is safe for quiet because a target
+     * applies every operation aimed at it from one FIFO queue, in order. */
+    if (strcmp(ofi_g.info->fabric_attr->prov_name, "shm") == 0) {
+        ofi_g.delivery_complete = 0;
+        ofi_g.info->tx_attr->op_flags &= ~(uint64_t)FI_DELIVERY_COMPLETE;
+    }
+    ofi_g.mr_mode = ofi_g.info->domain_attr->mr_mode;
+    ofi_g.op_flags = ofi_g.delivery_complete ? FI_DELIVERY_COMPLETE : 0;
+    ofi_g.ordered_waw = (ofi_g.info->tx_attr->msg_order & FI_ORDER_WAW) != 0;
+    ofi_g.manual_progress = ofi_g.info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
+    return OFS_OK;
+}
+
+ofs_status_t ofi_mr_reg_local(struct fid_ep *ep, const void *buf, size_t len, uint64_t access,
+                              struct fid_mr **mr_p)
+{
+    struct fid_mr *mr;
+    uint64_t key = __atomic_fetch_add(&ofi_g.requested_key, 1, __ATOMIC_RELAXED);
+    int ret;
+
+    ret = fi_mr_reg(ofi_g.domain, buf, len, access, 0, key, 0, &mr, NULL);
+    if (ret) {
+        ofs_log_error("ofi: fi_mr_reg(%p, %zu, access 0x%llx, key %llu) failed: %s", buf, len,
+                      (unsigned long long)access, (unsigned long long)key, fi_strerror(-ret));
+        return OFS_ERR_FABRIC;
+    }
+    if (ofi_g.mr_mode & FI_MR_ENDPOINT) {
+        ret = fi_mr_bind(mr, &ep->fid, 0);
+        if (!ret)
+            ret = fi_mr_enable(mr);
+        if (ret) {
+            fi_close(&mr->fid);
+            return ofi_err("fi_mr_bind/fi_mr_enable", ret);
+        }
+    }
+    *mr_p = mr;
+    return OFS_OK;
+}
+
+static ofs_status_t ofi_fabric_open(void)
+{
+    int ret;
+
+    ret = fi_fabric(ofi_g.info->fabric_attr, &ofi_g.fabric, NULL);
+    if (ret)
+        return ofi_err("fi_fabric", ret);
+    ret = fi_domain(ofi_g.fabric, ofi_g.info, &ofi_g.domain, NULL);
+    if (ret)
+        return ofi_err("fi_domain", ret);
+    return OFS_OK;
+}
+
+static ofs_status_t ofi_segs_register(struct ofi_peer_info *me)
+{
+    for (int s = 0; s < HEAP_NSEGS; s++) {
+        const struct heap_seg *sg = &heap_g.seg[s];
+        uint64_t access = FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE;
+        int ret;
+
+        ret = fi_mr_reg(ofi_g.domain, sg->base, sg->len, access, 0, (uint64_t)s, 0,
+                        &ofi_g.mr[s], NULL);
+        if (ret) {
+            ofs_log_error("ofi: fi_mr_reg(segment %d at %p, %zu bytes) failed: %s", s,
+                          (void *)sg->base, sg->len, fi_strerror(-ret));
+            return OFS_ERR_FABRIC;
+        }
+        if (ofi_g.mr_mode & FI_MR_ENDPOINT) {
+            ret = fi_mr_bind(ofi_g.mr[s], &ofi_g.main->ep->fid, 0);
+            if (!ret)
+                ret = fi_mr_enable(ofi_g.mr[s]);
+            if (ret)
+                return ofi_err("fi_mr_bind/enable (segment)", ret);
+        }
+        ofi_g.mr_desc[s] = fi_mr_desc(ofi_g.mr[s]);
+        me->key[s] = fi_mr_key(ofi_g.mr[s]);
+        me->base[s] = (uint64_t)(uintptr_t)sg->base;
+    }
+    return OFS_OK;
+}
+
+static void ofi_ctx_free(struct ofi_ctx *c);
+static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p);
+
+static void ofi_print_info(void)
+{
+    const struct fi_info *i = ofi_g.info;
+    const struct ofi_thresh *t = &ofi_g.thresh;
+    uint64_t m = ofi_g.mr_mode;
+
+    if (!ofs_g.params.INFO || ofs_g.my_pe != 0)
+        return;
+    printf("ofishmem ofi: provider %s, fabric %s, domain %s\n", i->fabric_attr->prov_name,
+           i->fabric_attr->name, i->domain_attr->name);
+    printf("ofishmem ofi: MR mode%s%s%s%s%s%s, %s completion, %s progress%s\n",
+           m & FI_MR_VIRT_ADDR ? " VIRT_ADDR" : "", m & FI_MR_PROV_KEY ? " PROV_KEY" : "",
+           m & FI_MR_ALLOCATED ? " ALLOCATED" : "", m & FI_MR_LOCAL ? " LOCAL" : "",
+           m & FI_MR_ENDPOINT ? " ENDPOINT" : "", m & OFI_MR_MODES ? "" : " (none)",
+           ofi_g.delivery_complete ? "delivery" : "transmit",
+           ofi_g.manual_progress ? "manual" : "auto",
+           ofi_g.manual_progress
+               ? (ofs_g.params.PROGRESS_INTERVAL > 0
+                      ? (ofi_g.tcq_fd >= 0 ? " (thread sleeps on the CQ fd)" : " (thread polls)")
+                      : " (no thread)")
+               : "");
+    printf("ofishmem ofi: put inject <= %zu B, bounce <= %zu B x %zu buffers, large above, "
+           "chunk %zu B; fence %s; %d atomic op/type pairs by compare-swap loop\n",
+           t->inject_max, t->bounce_max, t->bounce_count, t->chunk,
+           ofi_g.ordered_waw ? "by ordering" : "waits for completion", ofi_g.amo_fallbacks);
+    fflush(stdout);
+}
+
+static ofs_status_t ofi_init(const unsigned char *peers)
+{
+    struct ofi_peer_info me;
+    size_t addrlen = sizeof(me.addr);
+    ofs_status_t st;
+    int ret;
+
+    ofi_g.requested_key = HEAP_NSEGS;
+    ofi_g.active = calloc(ofs_g.n_pes, 1);
+    ofi_g.peers = calloc(ofs_g.n_pes, sizeof(*ofi_g.peers));
+    if (!ofi_g.active || !ofi_g.peers)
+        return OFS_ERR_NOMEM;
+    memcpy(ofi_g.active, peers, ofs_g.n_pes);
+    st = ofi_getinfo();
+    if (st != OFS_OK)
+        return st;
+    st = ofi_fabric_open();
+    if (st == OFS_OK)
+        st = ofi_ctx_open(1, &ofi_g.main);
+    if (st != OFS_OK)
+        return st;
+    memset(&me, 0, sizeof(me));
+    st = ofi_segs_register(&me);
+    if (st != OFS_OK)
+        return st;
+    ret = fi_getname(&ofi_g.main->ep->fid, me.addr, &addrlen);
+    if (ret)
+        return ofi_err("fi_getname", ret);
+    me.addrlen = (uint32_t)addrlen;
+    ofi_thresh_compute(ofi_g.info->tx_attr->inject_size, ofi_g.info->ep_attr->max_msg_size,
+                       ofs_g.params.OFI_INJECT_SIZE, ofs_g.params.BOUNCE_SIZE,
+                       ofs_g.params.BOUNCE_BUFFERS, ofs_g.params.OFI_MAX_CHUNK, &ofi_g.thresh);
+    ofi_amo_setup();
+    return rt_kv_put("ofi.peer", &me, sizeof(me));
+}
+
+static ofs_status_t ofi_ctx_av_fill(struct ofi_ctx *c);
+
+static ofs_status_t ofi_connect(void)
+{
+    ofs_status_t st;
+
+    for (int pe = 0; pe < ofs_g.n_pes; pe++) {
+        if (!ofi_g.active[pe])
+            continue;
+        st = rt_kv_get(pe, "ofi.peer", &ofi_g.peers[pe], sizeof(ofi_g.peers[pe]));
+        if (st != OFS_OK) {
+            ofs_log_error("ofi: PE %d published no endpoint address: %s", pe, ofs_status_string(st));
+            return st;
+        }
+    }
+    st = ofi_ctx_av_fill(ofi_g.main);
+    if (st != OFS_OK)
+        return st;
+    ofi_print_info();
+    return ofi_progress_start();
+}
+
+static void ofi_close(struct fid *f, const char *what)
+{
+    if (!f)
+        return;
+    int ret = fi_close(f);
+    if (ret)
+        ofs_log_warn("ofi: fi_close(%s) failed: %s", what, fi_strerror(-ret));
+}
+
+static void ofi_fini(void)
+{
+    ofi_progress_stop();
+    for (int s = 0; s < HEAP_NSEGS; s++) {
+        ofi_close(ofi_g.mr[s] ? &ofi_g.mr[s]->fid : NULL, "segment MR");
+        ofi_g.mr[s] = NULL;
+    }
+    if (ofi_g.main)
+        ofi_ctx_free(ofi_g.main);
+    ofi_g.main = NULL;
+    ofi_close(ofi_g.domain ? &ofi_g.domain->fid : NULL, "domain");
+    ofi_close(ofi_g.fabric ? &ofi_g.fabric->fid : NULL, "fabric");
+    ofi_g.domain = NULL;
+    ofi_g.fabric = NULL;
+    ofi_g.tcq_fd = -1;
+    if (ofi_g.info)
+        fi_freeinfo(ofi_g.info);
+    ofi_g.info = NULL;
+    free(ofi_g.peers);
+    free(ofi_g.active);
+
+    ofi_g.peers = NULL;
+    ofi_g.active = NULL;
+}
+
+static void ofi_ctx_free(struct ofi_ctx *c)
+{
+    ofi_close(c->ep ? &c->ep->fid : NULL, "context endpoint");
+    ofi_close(c->bounce_mr ? &c->bounce_mr->fid : NULL, "bounce MR");
+    ofi_close(c->put_cntr ? &c->put_cntr->fid : NULL, "put counter");
+    ofi_close(c->get_cntr ? &c->get_cntr->fid : NULL, "get counter");
+    ofi_close(c->cq ? &c->cq->fid : NULL, "context CQ");
+    ofi_close(c->av ? &c->av->fid : NULL, "context AV");
+    free(c->addr);
+    free(c->dirty);
+    free(c->dirty_list);
+    pthread_mutex_destroy(&c->lock);
+    free(c->bounces);
+    free(c->bounce_mem);
+    free(c);
+}
+
+static ofs_status_t ofi_bounce_setup(struct ofi_ctx *c)
+{
+    const struct ofi_thresh *t = &ofi_g.thresh;
+    size_t n = t->bounce_count, sz = (t->bounce_max + 63) & ~(size_t)63;
+
+    if (n == 0)
+        return OFS_OK;
+    if (posix_memalign((void **)&c->bounce_mem, 4096, n * sz) != 0)
+        return OFS_ERR_NOMEM;
+    c->bounces = calloc(n, sizeof(*c->bounces));
+    if (!c->bounces)
+        return OFS_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        c->bounces[i].buf = c->bounce_mem + i * sz;
+        c->bounces[i].next = c->bounce_free;
+        c->bounce_free = &c->bounces[i];
+    }
+    if (ofi_g.mr_mode & FI_MR_LOCAL) {
+        ofs_status_t st = ofi_mr_reg_local(c->ep, c->bounce_mem, n * sz, FI_WRITE, &c->bounce_mr);
+        if (st != OFS_OK)
+            return st;
+        c->bounce_desc = fi_mr_desc(c->bounce_mr);
+    }
+    return OFS_OK;
+}
+
+static ofs_status_t ofi_ctx_av_fill(struct ofi_ctx *c)
+{
+    for (int pe = 0; pe < ofs_g.n_pes; pe++) {
+        c->addr[pe] = FI_ADDR_NOTAVAIL;
+        if (!ofi_g.active[pe])
+            continue;
+        int ret = fi_av_insert(c->av, ofi_g.peers[pe].addr, 1, &c->addr[pe], 0, NULL);
+        if (ret != 1)
+            return ofi_err("fi_av_insert", ret < 0 ? ret : -FI_EINVAL);
+    }
+    return OFS_OK;
+}
+
+/* An endpoint with its AV, CQ, counters and bounce buffers.  The target one (made at
+ * init, its address published) only receives; its CQ gets a wait fd for the progress
+ * thread when the provider has one.  Every context, the default one included, has its
+ * own initiator endpoint (shm 1.17 mishandles an endpoint writing to itself while
+ * others write to it too, so self-targeted traffic goes initiator -> target). */
+static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p)
+{
+    struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .count = (size_t)ofs_g.n_pes };
+    struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .size = 256,
+                                  .wait_obj = FI_WAIT_NONE };
+    struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
+    struct fi_info *info = ofi_g.info;
+    struct ofi_ctx *c = calloc(1, sizeof(*c));
+    ofs_status_t st = OFS_ERR_FABRIC;
+    int ret;
+
+    if (!c)
+        return OFS_ERR_NOMEM;
+    pthread_mutex_init(&c->lock, NULL);
+    c->addr = calloc(ofs_g.n_pes, sizeof(*c->addr));
+    c->dirty = calloc(ofs_g.n_pes, 1);
+    c->dirty_list = calloc(ofs_g.n_pes, sizeof(int));
+    if (!c->addr || !c->dirty || !c->dirty_list) {
+        st = OFS_ERR_NOMEM;
+        goto err_free;
+    }
+    /* other endpoints must not take the target's name: shm names an endpoint after
+     * its string src_addr ("fi_shm://<pid>"), and two endpoints of one name collide */
+    if (!target && ofi_g.info->addr_format == FI_ADDR_STR && ofi_g.info->src_addr) {
+        static unsigned ctx_serial;
+        char name[OFI_NAME_MAX];
+        snprintf(name, sizeof(name), "%s_c%u", (const char *)ofi_g.info->src_addr,
+                 __atomic_add_fetch(&ctx_serial, 1, __ATOMIC_RELAXED));
+        info = fi_dupinfo(ofi_g.info);
+        if (!info) {
+            st = OFS_ERR_NOMEM;
+            goto err_free;
+        }
+        free(info->src_addr);
+        info->src_addr = strdup(name);
+        info->src_addrlen = info->src_addr ? strlen(name) + 1 : 0;
+    }
+    ret = fi_endpoint(ofi_g.domain, info, &c->ep, NULL);
+    if (info != ofi_g.info)
+        fi_freeinfo(info);
+    if (ret) {
+        st = ofi_err("fi_endpoint", ret);
+        goto err_free;
+    }
+    ret = fi_av_open(ofi_g.domain, &av_attr, &c->av, NULL);
+    if (ret) {
+        st = ofi_err("fi_av_open", ret);
+        goto err_free;
+    }
+    if (target && ofi_g.manual_progress && ofs_g.params.PROGRESS_INTERVAL > 0) {
+        /* a wait fd lets the progress thread sleep; not every provider has one */
+        cq_attr.wait_obj = FI_WAIT_FD;
+        if (fi_cq_open(ofi_g.domain, &cq_attr, &c->cq, NULL) != 0) {
+            c->cq = NULL;
+            cq_attr.wait_obj = FI_WAIT_NONE;
+        }
+    }
+    ret = c->cq ? 0 : fi_cq_open(ofi_g.domain, &cq_attr, &c->cq, NULL);
+    if (!ret)
+        ret = fi_cntr_open(ofi_g.domain, &cntr_attr, &c->put_cntr, NULL);
+    if (!ret)
+        ret = fi_cntr_open(ofi_g.domain, &cntr_attr, &c->get_cntr, NULL);
+    if (ret) {
+        st = ofi_err("fi_cq_open/fi_cntr_open", ret);
+        goto err_free;
+    }
+    ret = fi_ep_bind(c->ep, &c->av->fid, 0);
+    if (!ret)
+        ret = fi_ep_bind(c->ep, &c->cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION);
+    if (!ret)
+        ret = fi_ep_bind(c->ep, &c->put_cntr->fid, FI_WRITE);
+    if (!ret)
+        ret = fi_ep_bind(c->ep, &c->get_cntr->fid, FI_READ);
+    if (!ret)
+        ret = fi_enable(c->ep);
+    if (ret) {
+        st = ofi_err("fi_ep_bind/fi_enable", ret);
+        goto err_free;
+    }
+    if (cq_attr.wait_obj == FI_WAIT_FD) {
+        int fd = -1;
+        if (fi_control(&c->cq->fid, FI_GETWAIT, &fd) == 0)
+            ofi_g.tcq_fd = fd;
+    }
+    if (!target) {
+        st = ofi_ctx_av_fill(c);
+        if (st != OFS_OK)
+            goto err_free;
+    }
+    st = ofi_bounce_setup(c);
+    if (st != OFS_OK)
+        goto err_free;
+    *c_p = c;
+    return OFS_OK;
+
+err_free:
+    ofi_ctx_free(c);
+    return st;
+}
+
+static ofs_status_t ofi_ctx_create(struct comm_ctx *ctx)
+{
+    struct ofi_ctx *c;
+    ofs_status_t st;
+
+    st = ofi_ctx_open(0, &c);
+    if (st != OFS_OK)
+        return st;
+    c->options = ctx->options;
+    ctx->tp[COMM_TP_OFI] = c;
+    return OFS_OK;
+}
+
+static void ofi_ctx_destroy(struct comm_ctx *ctx)
+{
+    struct ofi_ctx *c = ofi_ctx_of(ctx);
+
+    if (!c)
+        return;
+    ofi_quiet(ctx);
+    ofi_ctx_free(c);
+    ctx->tp[COMM_TP_OFI] = NULL;
+}
+
+static void *ofi_ptr(int seg, size_t off, int pe)
+{
+    (void)seg;
+    (void)off;
+    (void)pe;
+    return NULL;
+}
+
+const struct transport_ops ofi_transport_ops = {
+    .name = "ofi",
+    .init = ofi_init,
+    .connect = ofi_connect,
+    .fini = ofi_fini,
+    .ctx_create = ofi_ctx_create,
+    .ctx_destroy = ofi_ctx_destroy,
+    .put = ofi_put,
+    .put_nbi = ofi_put_nbi,
+    .get = ofi_get,
+    .get_nbi = ofi_get_nbi,
+    .put_signal = ofi_put_signal,
+    .amo = ofi_amo,
+    .fence = ofi_fence,
+    .quiet = ofi_quiet,
+    .ptr = ofi_ptr,
+    .progress = ofi_progress,
+};
