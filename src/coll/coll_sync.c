@@ -37,11 +37,13 @@ void coll_wait(struct coll_grp *g, int idx, uint64_t count)
         comm_wait_backoff(&iter);
     if (!g->seen) {
         /* pSync: take our count back out so it returns to SHMEM_SYNC_VALUE */
-        uint64_t minus = (uint64_t)0 - count;
+        uint64_t minus = (uint64_t)0 - count, old;
         if (coll_cfg.fast_signal)
             __atomic_fetch_add(f, minus, __ATOMIC_ACQ_REL);
-        else
-            comm_amo(g->ctx, COMM_AMO_ADD, COMM_DT_U64, f, &minus, NULL, NULL, ofs_g.my_pe, 0);
+        else /* fetching, so it is applied before we go on: a later wait on this counter
+              * (the next round, the next call) must not see the count again, and pSync
+              * must read SHMEM_SYNC_VALUE when the call returns */
+            comm_amo(g->ctx, COMM_AMO_ADD, COMM_DT_U64, f, &minus, NULL, &old, ofs_g.my_pe, 0);
     }
 }
 
