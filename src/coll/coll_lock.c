@@ -48,6 +48,17 @@ static void node_amo(long *lock, enum comm_amo_op op, uint32_t val, int pe)
     comm_amo(COMM_CTX_DEFAULT, op, COMM_DT_U32, lock_node(lock), &val, NULL, NULL, pe, 0);
 }
 
+/* Clear my queue node and return only when that is done.  A non-fetching AMO over the
+ * fabric completes asynchronously (even on my own PE): if the reset were still in
+ * flight when I queue up again, my wait would see the GO of my previous turn and
+ * enter the critical section at once, or the reset would wipe my successor's link. */
+static void node_reset(long *lock)
+{
+    uint32_t zero = 0, old;
+    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_SET, COMM_DT_U32, lock_node(lock), &zero, NULL, &old,
+             ofs_g.my_pe, 0);
+}
+
 void coll_lock_set(long *lock)
 {
     uint32_t me1 = (uint32_t)ofs_g.my_pe + 1, prev = 0;
@@ -80,12 +91,12 @@ void coll_lock_clear(long *lock)
         comm_amo(COMM_CTX_DEFAULT, COMM_AMO_CSWAP, COMM_DT_U32, lock_tail(lock), &zero, &me1,
                  &old, lock_home(lock), 0);
         if (old == me1) {
-            node_amo(lock, COMM_AMO_SET, 0, ofs_g.my_pe);
+            node_reset(lock);
             return;
         }
         /* somebody swapped in behind us: wait until it links itself */
         next = node_wait(lock, COLL_LOCK_NEXT) & COLL_LOCK_NEXT;
     }
-    node_amo(lock, COMM_AMO_SET, 0, ofs_g.my_pe);
+    node_reset(lock);
     node_amo(lock, COMM_AMO_OR, COLL_LOCK_GO, (int)next - 1);
 }

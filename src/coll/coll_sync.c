@@ -8,20 +8,7 @@
 
 void coll_signal(struct coll_grp *g, int idx, int i)
 {
-    int pe = coll_grp_pe(g, i);
-    uint64_t *f = &g->flags[idx];
-    uint64_t one = 1;
-
-    /* every PE on one node with CPU atomics: add through the mapping (one executor) */
-    if (coll_cfg.fast_signal) {
-        uint64_t *p = comm_ptr(f, pe);
-        if (p) {
-            __atomic_fetch_add(p, 1, __ATOMIC_RELEASE);
-            return;
-        }
-    }
-    comm_fence(g->ctx);
-    comm_amo(g->ctx, COMM_AMO_ADD, COMM_DT_U64, f, &one, NULL, NULL, pe, 0);
+    coll_put_signal(g, NULL, NULL, 0, idx, i);
 }
 
 void coll_wait(struct coll_grp *g, int idx, uint64_t count)
@@ -37,19 +24,38 @@ void coll_wait(struct coll_grp *g, int idx, uint64_t count)
         comm_wait_backoff(&iter);
     if (!g->seen) {
         /* pSync: take our count back out so it returns to SHMEM_SYNC_VALUE */
-        uint64_t minus = (uint64_t)0 - count;
+        uint64_t minus = (uint64_t)0 - count, old;
         if (coll_cfg.fast_signal)
             __atomic_fetch_add(f, minus, __ATOMIC_ACQ_REL);
-        else
-            comm_amo(g->ctx, COMM_AMO_ADD, COMM_DT_U64, f, &minus, NULL, NULL, ofs_g.my_pe, 0);
+        else /* fetching, so it is applied before we go on: a later wait on this counter
+              * (the next round, the next call) must not see the count again, and pSync
+              * must read SHMEM_SYNC_VALUE when the call returns */
+            comm_amo(g->ctx, COMM_AMO_ADD, COMM_DT_U64, f, &minus, NULL, &old, ofs_g.my_pe, 0);
     }
 }
 
+/* The signal is an atomic add by the job's atomic executor, ordered after the data and
+ * every earlier put to that PE.  comm_put_signal does that on every route (also when
+ * puts go by shm and atomics by the fabric) without the full completion that a
+ * comm_fence needs in such a job. */
 void coll_put_signal(struct coll_grp *g, void *dst, const void *src, size_t len, int idx, int i)
 {
-    if (len)
-        comm_put(g->ctx, dst, src, len, coll_grp_pe(g, i));
-    coll_signal(g, idx, i);
+    int pe = coll_grp_pe(g, i);
+    uint64_t *f = &g->flags[idx];
+
+    /* every PE on one node with CPU atomics: add through the mapping (one executor) */
+    if (coll_cfg.fast_signal) {
+        uint64_t *p = comm_ptr(f, pe);
+        if (p) {
+            if (len)
+                comm_put(g->ctx, dst, src, len, pe);
+            __atomic_fetch_add(p, 1, __ATOMIC_RELEASE);
+            return;
+        }
+    }
+    if (!len)
+        dst = f, src = f;
+    comm_put_signal(g->ctx, dst, src, len, f, 1, COMM_SIG_ADD, pe, 0);
 }
 
 void coll_grp_barrier(struct coll_grp *g)

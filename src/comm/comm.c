@@ -224,14 +224,34 @@ void comm_put_signal(struct comm_ctx *ctx, void *dst, const void *src, size_t le
     int s = comm_seg(dst, len, &off);
     int ss = comm_seg(sig_addr, sizeof(uint64_t), &sig_off);
 
+    if (OFS_UNLIKELY(comm_g.rma[pe] != comm_g.amo[pe])) {
+        /* data by shm stores, atomics by the fabric (job on several nodes): the signal
+         * is an atomic like any other on that word, so the fabric executes it (one
+         * executor per job); the shm put is in place before the atomic is issued */
+        comm_g.rma[pe]->put(ctx, s, off, src, len, pe);
+        comm_g.rma[pe]->fence(ctx);
+        comm_g.amo[pe]->amo(ctx, sig_op == COMM_SIG_ADD ? COMM_AMO_ADD : COMM_AMO_SET, COMM_DT_U64,
+                            ss, sig_off, &signal, NULL, NULL, pe, nbi);
+        return;
+    }
     comm_g.rma[pe]->put_signal(ctx, s, off, src, len, ss, sig_off, signal, sig_op, pe, nbi);
 }
 
 void comm_fence(struct comm_ctx *ctx)
 {
-    for (int t = 0; t < COMM_NTP; t++)
-        if (comm_g.tp_active[t])
+    /* Puts to same-node PEs by shm but atomics by the fabric (job on several nodes): an
+     * atomic issued before the fence must be applied before a later shm put to that PE,
+     * which lands at once; ordering the fabric is not enough, it is completed. */
+    int mixed = comm_g.tp_active[COMM_TP_SHM] && !comm_g.amo_cpu;
+
+    for (int t = 0; t < COMM_NTP; t++) {
+        if (!comm_g.tp_active[t])
+            continue;
+        if (mixed && t == COMM_TP_OFI)
+            comm_tps[t]->quiet(ctx);
+        else
             comm_tps[t]->fence(ctx);
+    }
 }
 
 void comm_quiet(struct comm_ctx *ctx)
