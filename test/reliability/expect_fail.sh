@@ -31,7 +31,8 @@ fi
 sleep 0.3
 base=$(basename "$prog")
 # live (non-zombie) processes of the program: none may survive the job
-stray=$(ps -C "$base" -o pid=,stat= 2>/dev/null | awk '$2 !~ /^Z/ {print $1}')
+# (only this build's: other builds on the machine may be running their own tests)
+stray=$(ps -C "$base" -o pid=,stat=,args= 2>/dev/null | awk -v d="$PWD/" '$2 !~ /^Z/ && index($3, d) == 1 {print $1}')
 [ -z "$stray" ] || { echo "stray processes left: $stray"; ps -o pid,stat,args -p $stray; fail=1; }
 # objects that appeared and stayed: look twice, a second apart, so that another job's
 # objects (named only for the moment of its start-up) are not counted

@@ -17,6 +17,6 @@ if [ -n "$added" ]; then
     added=$(comm -12 <(echo "$added") <(ls /dev/shm | grep '^ofishmem-' | sort))
 fi
 [ -z "$added" ] || { echo "left in /dev/shm: $added"; fail=1; }
-stray=$(ps -C rel_prog -o pid=,stat= 2>/dev/null | awk '$2 !~ /^Z/ {print $1}')
+stray=$(ps -C rel_prog -o pid=,stat=,args= 2>/dev/null | awk -v d="$PWD/" '$2 !~ /^Z/ && index($3, d) == 1 {print $1}')
 [ -z "$stray" ] || { echo "stray processes: $stray"; fail=1; }
 exit $fail
