@@ -15,7 +15,7 @@ test_functional_api_bad_input_SOURCES = test/functional/api_bad_input.c
 test_functional_api_bad_input_LDADD = $(TEST_LDADD)
 CLEANFILES += test/functional/api_types.c
 EXTRA_DIST += test/abi/abi_names.sh test/abi/abi_symbols.sh test/abi/check_cxx.sh \
-	test/abi/cxx_overloads.cc test/abi/check_bad_input.sh test/functional/api_types.c.m4 \
+	test/abi/cxx_overloads.cc test/abi/check_bad_input.sh test/abi/check_man.sh test/functional/api_types.c.m4 \
 	test/abi/local.mk
 
 test/functional/api_types.c: $(srcdir)/test/functional/api_types.c.m4 $(MPP_M4)
