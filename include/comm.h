@@ -40,32 +40,58 @@ static inline int comm_seg(const void *addr, size_t len, size_t *off_p)
     return s;
 }
 
+/* The same with the segment already looked up (seg, off from comm_seg, or from the
+ * API check ofs_check_sym_seg, so that a checked call translates its address once). */
+static inline void comm_put_seg(struct comm_ctx *ctx, int seg, size_t off, const void *src,
+                                size_t len, int pe)
+{
+    comm_g.rma[pe]->put(ctx, seg, off, src, len, pe);
+}
+
+static inline void comm_put_nbi_seg(struct comm_ctx *ctx, int seg, size_t off, const void *src,
+                                    size_t len, int pe)
+{
+    comm_g.rma[pe]->put_nbi(ctx, seg, off, src, len, pe);
+}
+
+static inline void comm_get_seg(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len,
+                                int pe)
+{
+    comm_g.rma[pe]->get(ctx, dst, seg, off, len, pe);
+}
+
+static inline void comm_get_nbi_seg(struct comm_ctx *ctx, void *dst, int seg, size_t off,
+                                    size_t len, int pe)
+{
+    comm_g.rma[pe]->get_nbi(ctx, dst, seg, off, len, pe);
+}
+
 static inline void comm_put(struct comm_ctx *ctx, void *dst, const void *src, size_t len, int pe)
 {
     size_t off;
     int s = comm_seg(dst, len, &off);
-    comm_g.rma[pe]->put(ctx, s, off, src, len, pe);
+    comm_put_seg(ctx, s, off, src, len, pe);
 }
 
 static inline void comm_put_nbi(struct comm_ctx *ctx, void *dst, const void *src, size_t len, int pe)
 {
     size_t off;
     int s = comm_seg(dst, len, &off);
-    comm_g.rma[pe]->put_nbi(ctx, s, off, src, len, pe);
+    comm_put_nbi_seg(ctx, s, off, src, len, pe);
 }
 
 static inline void comm_get(struct comm_ctx *ctx, void *dst, const void *src, size_t len, int pe)
 {
     size_t off;
     int s = comm_seg(src, len, &off);
-    comm_g.rma[pe]->get(ctx, dst, s, off, len, pe);
+    comm_get_seg(ctx, dst, s, off, len, pe);
 }
 
 static inline void comm_get_nbi(struct comm_ctx *ctx, void *dst, const void *src, size_t len, int pe)
 {
     size_t off;
     int s = comm_seg(src, len, &off);
-    comm_g.rma[pe]->get_nbi(ctx, dst, s, off, len, pe);
+    comm_get_nbi_seg(ctx, dst, s, off, len, pe);
 }
 
 /* Strided: nelems elements of elem_size bytes, strides in elements. */

@@ -52,29 +52,35 @@ m4_define(`MG_EMIT_ALL', `MG_NAMES')
 # ---- RMA ----
 m4_define(`MF_PUT_T', `MD_DEFC(`void', `$1_put', `put', 0, `$5', `$2',
 `$2 *dest, const $2 *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe);
-    comm_put(MD_CTX, dest, source, nelems * sizeof($2), pe);')')
+`size_t off;
+    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe, &off);
+    comm_put_seg(MD_CTX, seg, off, source, nelems * sizeof($2), pe);')')
 m4_define(`MF_GET_T', `MD_DEFC(`void', `$1_get', `get', 0, `$5', `$2',
 `$2 *dest, const $2 *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe);
-    comm_get(MD_CTX, dest, source, nelems * sizeof($2), pe);')')
+`size_t off;
+    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe, &off);
+    comm_get_seg(MD_CTX, dest, seg, off, nelems * sizeof($2), pe);')')
 m4_define(`MF_PUT_NBI_T', `MD_DEFC(`void', `$1_put_nbi', `put_nbi', 0, `$5', `$2',
 `$2 *dest, const $2 *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe);
-    comm_put_nbi(MD_CTX, dest, source, nelems * sizeof($2), pe);')')
+`size_t off;
+    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe, &off);
+    comm_put_nbi_seg(MD_CTX, seg, off, source, nelems * sizeof($2), pe);')')
 m4_define(`MF_GET_NBI_T', `MD_DEFC(`void', `$1_get_nbi', `get_nbi', 0, `$5', `$2',
 `$2 *dest, const $2 *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe);
-    comm_get_nbi(MD_CTX, dest, source, nelems * sizeof($2), pe);')')
+`size_t off;
+    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe, &off);
+    comm_get_nbi_seg(MD_CTX, dest, seg, off, nelems * sizeof($2), pe);')')
 m4_define(`MF_P_T', `MD_DEFC(`void', `$1_p', `p', 0, `$5', `$2',
 `$2 *dest, $2 value, int pe', `dest, value, pe',
-`api_chk_put("MD_NAME", MD_CTX, dest, &value, sizeof($2), pe);
-    comm_put(MD_CTX, dest, &value, sizeof($2), pe);')')
+`size_t off;
+    int seg = api_chk_put("MD_NAME", MD_CTX, dest, &value, sizeof($2), pe, &off);
+    comm_put_seg(MD_CTX, seg, off, &value, sizeof($2), pe);')')
 m4_define(`MF_G_T', `MD_DEFC(`$2', `$1_g', `g', 0, `$5', `$2',
 `const $2 *source, int pe', `source, pe',
 `$2 value = 0;
-    api_chk_get("MD_NAME", MD_CTX, &value, source, sizeof($2), pe);
-    comm_get(MD_CTX, &value, source, sizeof($2), pe);
+    size_t off;
+    int seg = api_chk_get("MD_NAME", MD_CTX, &value, source, sizeof($2), pe, &off);
+    comm_get_seg(MD_CTX, &value, seg, off, sizeof($2), pe);
     return value;')')
 m4_define(`MF_IPUT_T', `MD_DEFC(`void', `$1_iput', `iput', 0, `$5', `$2',
 `$2 *dest, const $2 *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe',
@@ -96,20 +102,24 @@ m4_define(`MF_PUT_SIGNAL_TT', `MF_PUT_SIGNAL_T(`$1', `$2', `$3', `$4', `$5', `',
 # sized forms: $1 suffix, $2 element bytes
 m4_define(`MF_PUT_S', `MD_DEFC(`void', `put$1', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * $2, pe);
-    comm_put(MD_CTX, dest, source, nelems * $2, pe);')')
+`size_t off;
+    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * $2, pe, &off);
+    comm_put_seg(MD_CTX, seg, off, source, nelems * $2, pe);')')
 m4_define(`MF_GET_S', `MD_DEFC(`void', `get$1', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * $2, pe);
-    comm_get(MD_CTX, dest, source, nelems * $2, pe);')')
+`size_t off;
+    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * $2, pe, &off);
+    comm_get_seg(MD_CTX, dest, seg, off, nelems * $2, pe);')')
 m4_define(`MF_PUT_NBI_S', `MD_DEFC(`void', `put$1_nbi', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * $2, pe);
-    comm_put_nbi(MD_CTX, dest, source, nelems * $2, pe);')')
+`size_t off;
+    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * $2, pe, &off);
+    comm_put_nbi_seg(MD_CTX, seg, off, source, nelems * $2, pe);')')
 m4_define(`MF_GET_NBI_S', `MD_DEFC(`void', `get$1_nbi', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * $2, pe);
-    comm_get_nbi(MD_CTX, dest, source, nelems * $2, pe);')')
+`size_t off;
+    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * $2, pe, &off);
+    comm_get_nbi_seg(MD_CTX, dest, seg, off, nelems * $2, pe);')')
 m4_define(`MF_IPUT_S', `MD_DEFC(`void', `iput$1', `', 0, `', `void',
 `void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe',
 `dest, source, dst, sst, nelems, pe',
