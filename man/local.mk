@@ -5,7 +5,8 @@
 # The typed collectives (shmem_TYPE_broadcast, ..., shmem_TYPE_OP_reduce and _to_all) get
 # the same stubs pointing at the hand-written pages of man/man3/coll.mk (COLL_MAN_PAGES,
 # names listed by man/shmem_man.m4 from the same families).  Every name has ONE owner:
-# the install hook refuses to overwrite a page installed by something else.
+# the install hook fails when a stub would replace a page of its own (dist_man3_MANS,
+# man3_MANS) or a stub of another family.
 API_MAN_PAGES = shmem_put shmem_get shmem_p shmem_g shmem_iput shmem_iget shmem_put_nbi \
 	shmem_get_nbi shmem_put_signal shmem_signal_fetch shmem_atomic_fetch_add \
 	shmem_atomic_compare_swap shmem_atomic_swap shmem_atomic_and shmem_fadd \
@@ -29,14 +30,15 @@ $(API_MAN_NAMES): man/man3/%.names: $(API_MAN_DEPS)
 
 install-data-hook-api-man: $(API_MAN_NAMES)
 	@$(MKDIR_P) $(DESTDIR)$(man3dir)
-	@for page in $(API_MAN_PAGES) $(COLL_MAN_PAGES); do \
+	@owned=" $(notdir $(dist_man3_MANS) $(man3_MANS)) "; \
+	for page in $(API_MAN_PAGES) $(COLL_MAN_PAGES); do \
 	    for name in `cat man/man3/$$page.names`; do \
 	        [ "$$name" != "$$page" ] || continue; \
-	        f=$(DESTDIR)$(man3dir)/$$name.3; stub=".so man3/$$page.3"; \
-	        if [ -f "$$f" ] && [ "`cat $$f`" != "$$stub" ]; then \
-	            echo "man: $$name.3 is already installed by another page, not by $$page.3" >&2; exit 1; \
-	        fi; \
-	        echo "$$stub" > "$$f" || exit 1; \
+	        case "$$owned" in *" $$name.3 "*) \
+	            echo "man: $$name.3 has two owners: a page of its own or another family, and $$page.3" >&2; exit 1;; \
+	        esac; \
+	        owned="$$owned$$name.3 "; \
+	        echo ".so man3/$$page.3" > $(DESTDIR)$(man3dir)/$$name.3 || exit 1; \
 	    done; \
 	done
 install_data_hooks += install-data-hook-api-man
