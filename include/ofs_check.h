@@ -25,17 +25,8 @@ static inline void ofs_check_pe(const char *routine, int pe)
 }
 
 /* addr..addr+len must lie in one symmetric segment (len 0 still needs a symmetric addr
- * unless the caller skips it). */
-static inline void ofs_check_sym(const char *routine, const char *arg, const void *addr, size_t len)
-{
-    size_t off;
-    if (OFS_UNLIKELY(heap_seg_of(addr, len, &off) < 0))
-        ofs_bad_input(routine, "%s = %p (%zu bytes) is not symmetric: it must come from "
-                      "shmem_malloc or be a global or static variable", arg, addr, len);
-}
-
-/* The same check, returning the segment and offset (for comm_put_seg and friends): one
- * lookup per call instead of one for the check and one for the transfer. */
+ * unless the caller skips it).  The _seg form also returns the segment and offset (for
+ * comm_put_seg and friends): one lookup per call for the check and the transfer. */
 static inline int ofs_check_sym_seg(const char *routine, const char *arg, const void *addr,
                                     size_t len, size_t *off_p)
 {
@@ -44,6 +35,12 @@ static inline int ofs_check_sym_seg(const char *routine, const char *arg, const 
         ofs_bad_input(routine, "%s = %p (%zu bytes) is not symmetric: it must come from "
                       "shmem_malloc or be a global or static variable", arg, addr, len);
     return s;
+}
+
+static inline void ofs_check_sym(const char *routine, const char *arg, const void *addr, size_t len)
+{
+    size_t off;
+    (void)ofs_check_sym_seg(routine, arg, addr, len, &off);
 }
 
 static inline void ofs_check_nonnull(const char *routine, const char *arg, const void *p, size_t len)
