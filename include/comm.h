@@ -103,14 +103,22 @@ void comm_iget(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_s
 void comm_put_signal(struct comm_ctx *ctx, void *dst, const void *src, size_t len,
                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, int nbi) OFS_HIDDEN;
 
-/* Atomics on pe's copy of target (a symmetric address of one dt element). */
+/* Atomics on pe's copy of target (a symmetric address of one dt element); the _seg
+ * form takes target already looked up (seg, off). */
+static inline void comm_amo_seg(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt,
+                                int seg, size_t off, const void *operand, const void *cmp,
+                                void *result, int pe, int nbi)
+{
+    comm_g.amo[pe]->amo(ctx, op, dt, seg, off, operand, cmp, result, pe, nbi);
+}
+
 static inline void comm_amo(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt,
                             void *target, const void *operand, const void *cmp, void *result,
                             int pe, int nbi)
 {
     size_t off;
     int s = comm_seg(target, comm_dtype_size(dt), &off);
-    comm_g.amo[pe]->amo(ctx, op, dt, s, off, operand, cmp, result, pe, nbi);
+    comm_amo_seg(ctx, op, dt, s, off, operand, cmp, result, pe, nbi);
 }
 
 /* Ordering and completion on one context: fan out to every active transport. */

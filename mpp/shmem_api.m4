@@ -153,19 +153,22 @@ m4_define(`MF_AMO_FETCH1', `MD_DEFC(`$2', `$1_atomic_$6', `atomic_$6', 0, `$5', 
 `$2 *dest$7, int pe', `dest$8, pe',
 `$2 old;
     $9
-    api_chk_amo("MD_NAME", MD_CTX, dest, sizeof($2), pe);
-    comm_amo(MD_CTX, $10, api_dt($3, sizeof($2)), dest, $11, $12, &old, pe, 0);
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", MD_CTX, dest, sizeof($2), pe, &off);
+    comm_amo_seg(MD_CTX, $10, api_dt($3, sizeof($2)), seg, off, $11, $12, &old, pe, 0);
     return old;')')
 m4_define(`MF_AMO_FETCH_NBI1', `MD_DEFC(`void', `$1_atomic_$6_nbi', `atomic_$6_nbi', 0, `$5', `$2',
 `$2 *fetch, $2 *dest$7, int pe', `fetch, dest$8, pe',
 `$9
-    api_chk_amo_nbi("MD_NAME", MD_CTX, fetch, dest, sizeof($2), pe);
-    comm_amo(MD_CTX, $10, api_dt($3, sizeof($2)), dest, $11, $12, fetch, pe, 1);')')
+    size_t off;
+    int seg = api_chk_amo_nbi("MD_NAME", MD_CTX, fetch, dest, sizeof($2), pe, &off);
+    comm_amo_seg(MD_CTX, $10, api_dt($3, sizeof($2)), seg, off, $11, $12, fetch, pe, 1);')')
 m4_define(`MF_AMO_NOFETCH1', `MD_DEFC(`void', `$1_atomic_$6', `atomic_$6', 0, `$5', `$2',
 `$2 *dest$7, int pe', `dest$8, pe',
 `$9
-    api_chk_amo("MD_NAME", MD_CTX, dest, sizeof($2), pe);
-    comm_amo(MD_CTX, $10, api_dt($3, sizeof($2)), dest, $11, NULL, NULL, pe, 0);')')
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", MD_CTX, dest, sizeof($2), pe, &off);
+    comm_amo_seg(MD_CTX, $10, api_dt($3, sizeof($2)), seg, off, $11, NULL, NULL, pe, 0);')')
 
 m4_define(`MF_AMO_FADD', `MF_AMO_FETCH1(`$1', `$2', `$3', `$4', `$5', `fetch_add', `, $2 value', `, value', `', `COMM_AMO_ADD', `&value', `NULL')MF_AMO_FETCH_NBI1(`$1', `$2', `$3', `$4', `$5', `fetch_add', `, $2 value', `, value', `', `COMM_AMO_ADD', `&value', `NULL')')
 m4_define(`MF_AMO_FINC', `MF_AMO_FETCH1(`$1', `$2', `$3', `$4', `$5', `fetch_inc', `', `', `const $2 one = 1;', `COMM_AMO_ADD', `&one', `NULL')MF_AMO_FETCH_NBI1(`$1', `$2', `$3', `$4', `$5', `fetch_inc', `', `', `const $2 one = 1;', `COMM_AMO_ADD', `&one', `NULL')')
@@ -178,13 +181,15 @@ m4_define(`MF_AMO_SET', `MF_AMO_NOFETCH1(`$1', `$2', `$3', `$4', `$5', `set', `,
 m4_define(`MF_AMO_FETCH', `MD_DEFC(`$2', `$1_atomic_fetch', `atomic_fetch', 0, `$5', `$2',
 `const $2 *source, int pe', `source, pe',
 `$2 old;
-    api_chk_amo("MD_NAME", MD_CTX, source, sizeof($2), pe);
-    comm_amo(MD_CTX, COMM_AMO_FETCH, api_dt($3, sizeof($2)), (void *)source, NULL, NULL, &old, pe, 0);
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", MD_CTX, source, sizeof($2), pe, &off);
+    comm_amo_seg(MD_CTX, COMM_AMO_FETCH, api_dt($3, sizeof($2)), seg, off, NULL, NULL, &old, pe, 0);
     return old;')m4_dnl
 MD_DEFC(`void', `$1_atomic_fetch_nbi', `atomic_fetch_nbi', 0, `$5', `$2',
 `$2 *fetch, const $2 *source, int pe', `fetch, source, pe',
-`api_chk_amo_nbi("MD_NAME", MD_CTX, fetch, source, sizeof($2), pe);
-    comm_amo(MD_CTX, COMM_AMO_FETCH, api_dt($3, sizeof($2)), (void *)source, NULL, NULL, fetch, pe, 1);')')
+`size_t off;
+    int seg = api_chk_amo_nbi("MD_NAME", MD_CTX, fetch, source, sizeof($2), pe, &off);
+    comm_amo_seg(MD_CTX, COMM_AMO_FETCH, api_dt($3, sizeof($2)), seg, off, NULL, NULL, fetch, pe, 1);')')
 m4_define(`MF_AMO_BITOP', `MF_AMO_FETCH1(`$1', `$2', `$3', `$4', `$5', `fetch_$6', `, $2 value', `, value', `', `COMM_AMO_$7', `&value', `NULL')MF_AMO_FETCH_NBI1(`$1', `$2', `$3', `$4', `$5', `fetch_$6', `, $2 value', `, value', `', `COMM_AMO_$7', `&value', `NULL')MF_AMO_NOFETCH1(`$1', `$2', `$3', `$4', `$5', `$6', `, $2 value', `, value', `', `COMM_AMO_$7', `&value')')
 m4_define(`MF_AMO_BIT', `MF_AMO_BITOP(`$1', `$2', `$3', `$4', `$5', `and', `AND')MF_AMO_BITOP(`$1', `$2', `$3', `$4', `$5', `or', `OR')MF_AMO_BITOP(`$1', `$2', `$3', `$4', `$5', `xor', `XOR')')
 
@@ -194,42 +199,50 @@ m4_define(`MF_DEPR1', `MD_DEF(`$6', `$1_$7', `$7', 0, `$5', `$2', `$8', `$9',
 m4_define(`MF_AMO_DEPR_T', `m4_dnl
 MD_DEF(`$2', `$1_fadd', `fadd', 0, `$5', `$2', `$2 *dest, $2 value, int pe', `dest, value, pe',
 `$2 old;
-    api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), dest, &value, NULL, &old, pe, 0);
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), seg, off, &value, NULL, &old, pe, 0);
     return old;')m4_dnl
 MD_DEF(`$2', `$1_finc', `finc', 0, `$5', `$2', `$2 *dest, int pe', `dest, pe',
 `$2 old;
     const $2 one = 1;
-    api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), dest, &one, NULL, &old, pe, 0);
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), seg, off, &one, NULL, &old, pe, 0);
     return old;')m4_dnl
 MD_DEF(`void', `$1_add', `add', 0, `$5', `$2', `$2 *dest, $2 value, int pe', `dest, value, pe',
-`api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), dest, &value, NULL, NULL, pe, 0);')m4_dnl
+`size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), seg, off, &value, NULL, NULL, pe, 0);')m4_dnl
 MD_DEF(`void', `$1_inc', `inc', 0, `$5', `$2', `$2 *dest, int pe', `dest, pe',
 `const $2 one = 1;
-    api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), dest, &one, NULL, NULL, pe, 0);')m4_dnl
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), seg, off, &one, NULL, NULL, pe, 0);')m4_dnl
 MD_DEF(`$2', `$1_cswap', `cswap', 0, `$5', `$2', `$2 *dest, $2 cond, $2 value, int pe', `dest, cond, value, pe',
 `$2 old;
-    api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_CSWAP, api_dt($3, sizeof($2)), dest, &value, &cond, &old, pe, 0);
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_CSWAP, api_dt($3, sizeof($2)), seg, off, &value, &cond, &old, pe, 0);
     return old;')m4_dnl
 ')
 m4_define(`MF_AMO_DEPR_EXT_T', `m4_dnl
 MD_DEF(`$2', `$1_swap', `swap', 0, `$5', `$2', `$2 *dest, $2 value, int pe', `dest, value, pe',
 `$2 old;
-    api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_SET, api_dt($3, sizeof($2)), dest, &value, NULL, &old, pe, 0);
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_SET, api_dt($3, sizeof($2)), seg, off, &value, NULL, &old, pe, 0);
     return old;')m4_dnl
 MD_DEF(`$2', `$1_fetch', `fetch', 0, `$5', `$2', `const $2 *source, int pe', `source, pe',
 `$2 old;
-    api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, source, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_FETCH, api_dt($3, sizeof($2)), (void *)source, NULL, NULL, &old, pe, 0);
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, source, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_FETCH, api_dt($3, sizeof($2)), seg, off, NULL, NULL, &old, pe, 0);
     return old;')m4_dnl
 MD_DEF(`void', `$1_set', `set', 0, `$5', `$2', `$2 *dest, $2 value, int pe', `dest, value, pe',
-`api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_SET, api_dt($3, sizeof($2)), dest, &value, NULL, NULL, pe, 0);')m4_dnl
+`size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_SET, api_dt($3, sizeof($2)), seg, off, &value, NULL, NULL, pe, 0);')m4_dnl
 ')
 
 m4_define(`MF_AMO', `m4_dnl

@@ -136,24 +136,27 @@ static inline void api_chk_put_signal(const char *r, struct comm_ctx *ctx, const
 #endif
 }
 
-static inline void api_chk_amo(const char *r, struct comm_ctx *ctx, const void *dest,
-                               size_t size, int pe)
+/* AMO checks return the segment and offset of dest for comm_amo_seg */
+static inline int api_chk_amo(const char *r, struct comm_ctx *ctx, const void *dest,
+                              size_t size, int pe, size_t *off_p)
 {
+    int seg;
     ofs_check_init(r);
     api_chk_ctx(r, ctx);
     ofs_check_pe(r, pe);
-    ofs_check_sym(r, "dest", dest, size);
+    seg = ofs_check_sym_seg(r, "dest", dest, size, off_p);
 #ifdef OFS_ERROR_CHECKING
     if (OFS_UNLIKELY(OFS_DEBUG_ON))
         api_debug_align(r, "dest", dest, size);
 #endif
+    return seg;
 }
-
-static inline void api_chk_amo_nbi(const char *r, struct comm_ctx *ctx, const void *fetch,
-                                   const void *dest, size_t size, int pe)
+static inline int api_chk_amo_nbi(const char *r, struct comm_ctx *ctx, const void *fetch,
+                                  const void *dest, size_t size, int pe, size_t *off_p)
 {
-    api_chk_amo(r, ctx, dest, size, pe);
+    int seg = api_chk_amo(r, ctx, dest, size, pe, off_p);
     ofs_check_nonnull(r, "fetch", fetch, size);
+    return seg;
 }
 
 static inline void api_chk_coll(const char *r, struct coll_team *team, const void *dest,
