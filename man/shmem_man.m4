@@ -8,7 +8,7 @@ m4_define(`MAN_PAGE', `.\" generated -- do not edit: made by m4 from man/shmem_m
 .TH m4_translit(`$1', `a-z', `A-Z') 3 "2026" "ofishmem" "OpenSHMEM 1.5"
 .ad l
 .SH NAME
-m4_define(`MODE', `mannames')$2`'m4_dnl
+m4_define(`MODE', `mannames')m4_define(`MAN_SELF', `$1')$2`'m4_dnl
 $1 \- $3
 .SH SYNOPSIS
 .nf

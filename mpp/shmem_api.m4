@@ -23,8 +23,10 @@ m4_define(`MD_DEF_proto', `$1 SHPRE()shmem_$2($7);
 ')
 m4_define(`MD_DEF_names', `shmem_$2
 ')
-m4_define(`MD_DEF_mannames', `shmem_$2,
-')
+m4_define(`MD_DEF_mannames', `MD_MANNAME(`shmem_$2')')
+# a man page NAME entry; the page's own name (MAN_SELF) comes last, after the list
+m4_define(`MD_MANNAME', `m4_ifelse(`$1', m4_ifdef(`MAN_SELF', `m4_defn(`MAN_SELF')'), `', `$1,
+')')
 m4_define(`MD_DEF_def', `m4_define(`MD_NAME', `shmem_$2')OFS_API $1 pshmem_$2($7)
 {
     $9
@@ -39,8 +41,7 @@ m4_define(`MD_DEF_gen', `m4_ifelse(`$5', `g', `m4_ifelse(`$3', `', `', `MG_ADD(`
 m4_define(`MD_DECL', `MD_DECLR(`$1', `shmem_$2', `$3')')
 m4_define(`MD_DECLR', `m4_ifelse(MODE, `proto', `$1 SHPRE()$2($3);
 ', MODE, `names', `$2
-', MODE, `mannames', `$2,
-')')
+', MODE, `mannames', `MD_MANNAME(`$2')')')
 
 # ---- C11 generics ----
 m4_define(`MG_NAMES', `')
