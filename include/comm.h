@@ -40,32 +40,58 @@ static inline int comm_seg(const void *addr, size_t len, size_t *off_p)
     return s;
 }
 
+/* The same with the segment already looked up (seg, off from comm_seg, or from the
+ * API check ofs_check_sym_seg, so that a checked call translates its address once). */
+static inline void comm_put_seg(struct comm_ctx *ctx, int seg, size_t off, const void *src,
+                                size_t len, int pe)
+{
+    comm_g.rma[pe]->put(ctx, seg, off, src, len, pe);
+}
+
+static inline void comm_put_nbi_seg(struct comm_ctx *ctx, int seg, size_t off, const void *src,
+                                    size_t len, int pe)
+{
+    comm_g.rma[pe]->put_nbi(ctx, seg, off, src, len, pe);
+}
+
+static inline void comm_get_seg(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len,
+                                int pe)
+{
+    comm_g.rma[pe]->get(ctx, dst, seg, off, len, pe);
+}
+
+static inline void comm_get_nbi_seg(struct comm_ctx *ctx, void *dst, int seg, size_t off,
+                                    size_t len, int pe)
+{
+    comm_g.rma[pe]->get_nbi(ctx, dst, seg, off, len, pe);
+}
+
 static inline void comm_put(struct comm_ctx *ctx, void *dst, const void *src, size_t len, int pe)
 {
     size_t off;
     int s = comm_seg(dst, len, &off);
-    comm_g.rma[pe]->put(ctx, s, off, src, len, pe);
+    comm_put_seg(ctx, s, off, src, len, pe);
 }
 
 static inline void comm_put_nbi(struct comm_ctx *ctx, void *dst, const void *src, size_t len, int pe)
 {
     size_t off;
     int s = comm_seg(dst, len, &off);
-    comm_g.rma[pe]->put_nbi(ctx, s, off, src, len, pe);
+    comm_put_nbi_seg(ctx, s, off, src, len, pe);
 }
 
 static inline void comm_get(struct comm_ctx *ctx, void *dst, const void *src, size_t len, int pe)
 {
     size_t off;
     int s = comm_seg(src, len, &off);
-    comm_g.rma[pe]->get(ctx, dst, s, off, len, pe);
+    comm_get_seg(ctx, dst, s, off, len, pe);
 }
 
 static inline void comm_get_nbi(struct comm_ctx *ctx, void *dst, const void *src, size_t len, int pe)
 {
     size_t off;
     int s = comm_seg(src, len, &off);
-    comm_g.rma[pe]->get_nbi(ctx, dst, s, off, len, pe);
+    comm_get_nbi_seg(ctx, dst, s, off, len, pe);
 }
 
 /* Strided: nelems elements of elem_size bytes, strides in elements. */
@@ -77,14 +103,22 @@ void comm_iget(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_s
 void comm_put_signal(struct comm_ctx *ctx, void *dst, const void *src, size_t len,
                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, int nbi) OFS_HIDDEN;
 
-/* Atomics on pe's copy of target (a symmetric address of one dt element). */
+/* Atomics on pe's copy of target (a symmetric address of one dt element); the _seg
+ * form takes target already looked up (seg, off). */
+static inline void comm_amo_seg(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt,
+                                int seg, size_t off, const void *operand, const void *cmp,
+                                void *result, int pe, int nbi)
+{
+    comm_g.amo[pe]->amo(ctx, op, dt, seg, off, operand, cmp, result, pe, nbi);
+}
+
 static inline void comm_amo(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt,
                             void *target, const void *operand, const void *cmp, void *result,
                             int pe, int nbi)
 {
     size_t off;
     int s = comm_seg(target, comm_dtype_size(dt), &off);
-    comm_g.amo[pe]->amo(ctx, op, dt, s, off, operand, cmp, result, pe, nbi);
+    comm_amo_seg(ctx, op, dt, s, off, operand, cmp, result, pe, nbi);
 }
 
 /* Ordering and completion on one context: fan out to every active transport. */

@@ -6,8 +6,9 @@ m4_divert(-1)
 #          $6 NOTES, $7 EXAMPLES, $8 SEE ALSO, $9 C11/C++ generic synopsis lines)
 m4_define(`MAN_PAGE', `.\" generated -- do not edit: made by m4 from man/shmem_man.m4 and mpp/shmem_types.m4
 .TH m4_translit(`$1', `a-z', `A-Z') 3 "2026" "ofishmem" "OpenSHMEM 1.5"
+.ad l
 .SH NAME
-m4_define(`MODE', `mannames')$2`'m4_dnl
+m4_define(`MODE', `mannames')m4_define(`MAN_SELF', `$1')$2`'m4_dnl
 $1 \- $3
 .SH SYNOPSIS
 .nf
@@ -450,21 +451,37 @@ or NULL; shmem_info_get_version and shmem_info_get_name describe the library;
 shmem_pcontrol is a hook for profiling tools and does nothing itself.',
 `shmem_init_thread returns 0 on success.  The query routines return the values described.', `',
 `shmem_init();
-printf("PE %d of %d\n", shmem_my_pe(), shmem_n_pes());
+printf("PE %d of %d\en", shmem_my_pe(), shmem_n_pes());
 shmem_finalize();',
 `.BR shmem_malloc (3), shmem_quiet (3)', `')')
 
 m4_define(`PAGE_shmem_quiet', `MAN_PAGE(`shmem_quiet',
 `MU_ORDER',
-`ordering, completion and global synchronization',
+`ordering and completion of remote operations',
 `shmem_fence orders the puts, AMOs and signals issued before it to each PE before those
 issued after it; shmem_quiet completes all of them (and the _nbi routines).  The ctx_ forms
-act on one context.  shmem_barrier_all completes all operations and synchronizes every PE;
-shmem_sync_all synchronizes without completing.',
+act on one context.
+.BR shmem_barrier_all (3)
+completes all operations and synchronizes every PE;
+.BR shmem_sync_all (3)
+synchronizes without completing.',
 `None.', `', `shmem_put(dest, src, n, pe);
 shmem_fence();
 shmem_p(&flag, 1, pe);',
-`.BR shmem_put (3), shmem_put_nbi (3)', `')')
+`.BR shmem_put (3), shmem_put_nbi (3), shmem_barrier_all (3)', `')')
+
+# Typed collective names: their pages are written by hand (man/man3/shmem_broadcast.3,
+# ...; the teams/collectives part), but the names come from the same families as shmem.h
+# (MF_COLL): COLL_NAMES(regexp) lists every typed collective whose name matches, one a
+# line, for the install hook's .so stubs.
+m4_define(`MD_DEF_collnames', `m4_ifelse(m4_regexp(`$2', COLL_RE), `-1', `', `shmem_$2
+')')
+m4_define(`COLL_NAMES', `m4_define(`MODE', `collnames')m4_define(`COLL_RE', `$1')MF_COLL')
+m4_define(`PAGE_shmem_broadcast', `COLL_NAMES(`_broadcast$')')
+m4_define(`PAGE_shmem_collect', `COLL_NAMES(`_f?collect$')')
+m4_define(`PAGE_shmem_alltoall', `COLL_NAMES(`_alltoalls?$')')
+m4_define(`PAGE_shmem_sum_reduce', `COLL_NAMES(`_reduce$\|_to_all$')')
+m4_define(`COLL_MAN_PAGES', `shmem_broadcast shmem_collect shmem_alltoall shmem_sum_reduce')
 
 m4_define(`MAN_PAGES', `shmem_put shmem_get shmem_p shmem_g shmem_iput shmem_iget shmem_put_nbi shmem_get_nbi shmem_put_signal shmem_signal_fetch shmem_atomic_fetch_add shmem_atomic_compare_swap shmem_atomic_swap shmem_atomic_and shmem_fadd shmem_wait_until shmem_wait_until_all shmem_malloc shmem_init shmem_quiet')
 m4_divert(0)m4_dnl

@@ -23,8 +23,10 @@ m4_define(`MD_DEF_proto', `$1 SHPRE()shmem_$2($7);
 ')
 m4_define(`MD_DEF_names', `shmem_$2
 ')
-m4_define(`MD_DEF_mannames', `shmem_$2,
-')
+m4_define(`MD_DEF_mannames', `MD_MANNAME(`shmem_$2')')
+# a man page NAME entry; the page's own name (MAN_SELF) comes last, after the list
+m4_define(`MD_MANNAME', `m4_ifelse(`$1', m4_ifdef(`MAN_SELF', `m4_defn(`MAN_SELF')'), `', `$1,
+')')
 m4_define(`MD_DEF_def', `m4_define(`MD_NAME', `shmem_$2')OFS_API $1 pshmem_$2($7)
 {
     $9
@@ -39,8 +41,7 @@ m4_define(`MD_DEF_gen', `m4_ifelse(`$5', `g', `m4_ifelse(`$3', `', `', `MG_ADD(`
 m4_define(`MD_DECL', `MD_DECLR(`$1', `shmem_$2', `$3')')
 m4_define(`MD_DECLR', `m4_ifelse(MODE, `proto', `$1 SHPRE()$2($3);
 ', MODE, `names', `$2
-', MODE, `mannames', `$2,
-')')
+', MODE, `mannames', `MD_MANNAME(`$2')')')
 
 # ---- C11 generics ----
 m4_define(`MG_NAMES', `')
@@ -52,29 +53,35 @@ m4_define(`MG_EMIT_ALL', `MG_NAMES')
 # ---- RMA ----
 m4_define(`MF_PUT_T', `MD_DEFC(`void', `$1_put', `put', 0, `$5', `$2',
 `$2 *dest, const $2 *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe);
-    comm_put(MD_CTX, dest, source, nelems * sizeof($2), pe);')')
+`size_t off;
+    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe, &off);
+    comm_put_seg(MD_CTX, seg, off, source, nelems * sizeof($2), pe);')')
 m4_define(`MF_GET_T', `MD_DEFC(`void', `$1_get', `get', 0, `$5', `$2',
 `$2 *dest, const $2 *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe);
-    comm_get(MD_CTX, dest, source, nelems * sizeof($2), pe);')')
+`size_t off;
+    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe, &off);
+    comm_get_seg(MD_CTX, dest, seg, off, nelems * sizeof($2), pe);')')
 m4_define(`MF_PUT_NBI_T', `MD_DEFC(`void', `$1_put_nbi', `put_nbi', 0, `$5', `$2',
 `$2 *dest, const $2 *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe);
-    comm_put_nbi(MD_CTX, dest, source, nelems * sizeof($2), pe);')')
+`size_t off;
+    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe, &off);
+    comm_put_nbi_seg(MD_CTX, seg, off, source, nelems * sizeof($2), pe);')')
 m4_define(`MF_GET_NBI_T', `MD_DEFC(`void', `$1_get_nbi', `get_nbi', 0, `$5', `$2',
 `$2 *dest, const $2 *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe);
-    comm_get_nbi(MD_CTX, dest, source, nelems * sizeof($2), pe);')')
+`size_t off;
+    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe, &off);
+    comm_get_nbi_seg(MD_CTX, dest, seg, off, nelems * sizeof($2), pe);')')
 m4_define(`MF_P_T', `MD_DEFC(`void', `$1_p', `p', 0, `$5', `$2',
 `$2 *dest, $2 value, int pe', `dest, value, pe',
-`api_chk_put("MD_NAME", MD_CTX, dest, &value, sizeof($2), pe);
-    comm_put(MD_CTX, dest, &value, sizeof($2), pe);')')
+`size_t off;
+    int seg = api_chk_put("MD_NAME", MD_CTX, dest, &value, sizeof($2), pe, &off);
+    comm_put_seg(MD_CTX, seg, off, &value, sizeof($2), pe);')')
 m4_define(`MF_G_T', `MD_DEFC(`$2', `$1_g', `g', 0, `$5', `$2',
 `const $2 *source, int pe', `source, pe',
 `$2 value = 0;
-    api_chk_get("MD_NAME", MD_CTX, &value, source, sizeof($2), pe);
-    comm_get(MD_CTX, &value, source, sizeof($2), pe);
+    size_t off;
+    int seg = api_chk_get("MD_NAME", MD_CTX, &value, source, sizeof($2), pe, &off);
+    comm_get_seg(MD_CTX, &value, seg, off, sizeof($2), pe);
     return value;')')
 m4_define(`MF_IPUT_T', `MD_DEFC(`void', `$1_iput', `iput', 0, `$5', `$2',
 `$2 *dest, const $2 *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe',
@@ -96,20 +103,24 @@ m4_define(`MF_PUT_SIGNAL_TT', `MF_PUT_SIGNAL_T(`$1', `$2', `$3', `$4', `$5', `',
 # sized forms: $1 suffix, $2 element bytes
 m4_define(`MF_PUT_S', `MD_DEFC(`void', `put$1', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * $2, pe);
-    comm_put(MD_CTX, dest, source, nelems * $2, pe);')')
+`size_t off;
+    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * $2, pe, &off);
+    comm_put_seg(MD_CTX, seg, off, source, nelems * $2, pe);')')
 m4_define(`MF_GET_S', `MD_DEFC(`void', `get$1', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * $2, pe);
-    comm_get(MD_CTX, dest, source, nelems * $2, pe);')')
+`size_t off;
+    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * $2, pe, &off);
+    comm_get_seg(MD_CTX, dest, seg, off, nelems * $2, pe);')')
 m4_define(`MF_PUT_NBI_S', `MD_DEFC(`void', `put$1_nbi', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * $2, pe);
-    comm_put_nbi(MD_CTX, dest, source, nelems * $2, pe);')')
+`size_t off;
+    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * $2, pe, &off);
+    comm_put_nbi_seg(MD_CTX, seg, off, source, nelems * $2, pe);')')
 m4_define(`MF_GET_NBI_S', `MD_DEFC(`void', `get$1_nbi', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * $2, pe);
-    comm_get_nbi(MD_CTX, dest, source, nelems * $2, pe);')')
+`size_t off;
+    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * $2, pe, &off);
+    comm_get_nbi_seg(MD_CTX, dest, seg, off, nelems * $2, pe);')')
 m4_define(`MF_IPUT_S', `MD_DEFC(`void', `iput$1', `', 0, `', `void',
 `void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe',
 `dest, source, dst, sst, nelems, pe',
@@ -143,19 +154,22 @@ m4_define(`MF_AMO_FETCH1', `MD_DEFC(`$2', `$1_atomic_$6', `atomic_$6', 0, `$5', 
 `$2 *dest$7, int pe', `dest$8, pe',
 `$2 old;
     $9
-    api_chk_amo("MD_NAME", MD_CTX, dest, sizeof($2), pe);
-    comm_amo(MD_CTX, $10, api_dt($3, sizeof($2)), dest, $11, $12, &old, pe, 0);
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", MD_CTX, dest, sizeof($2), pe, &off);
+    comm_amo_seg(MD_CTX, $10, api_dt($3, sizeof($2)), seg, off, $11, $12, &old, pe, 0);
     return old;')')
 m4_define(`MF_AMO_FETCH_NBI1', `MD_DEFC(`void', `$1_atomic_$6_nbi', `atomic_$6_nbi', 0, `$5', `$2',
 `$2 *fetch, $2 *dest$7, int pe', `fetch, dest$8, pe',
 `$9
-    api_chk_amo_nbi("MD_NAME", MD_CTX, fetch, dest, sizeof($2), pe);
-    comm_amo(MD_CTX, $10, api_dt($3, sizeof($2)), dest, $11, $12, fetch, pe, 1);')')
+    size_t off;
+    int seg = api_chk_amo_nbi("MD_NAME", MD_CTX, fetch, dest, sizeof($2), pe, &off);
+    comm_amo_seg(MD_CTX, $10, api_dt($3, sizeof($2)), seg, off, $11, $12, fetch, pe, 1);')')
 m4_define(`MF_AMO_NOFETCH1', `MD_DEFC(`void', `$1_atomic_$6', `atomic_$6', 0, `$5', `$2',
 `$2 *dest$7, int pe', `dest$8, pe',
 `$9
-    api_chk_amo("MD_NAME", MD_CTX, dest, sizeof($2), pe);
-    comm_amo(MD_CTX, $10, api_dt($3, sizeof($2)), dest, $11, NULL, NULL, pe, 0);')')
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", MD_CTX, dest, sizeof($2), pe, &off);
+    comm_amo_seg(MD_CTX, $10, api_dt($3, sizeof($2)), seg, off, $11, NULL, NULL, pe, 0);')')
 
 m4_define(`MF_AMO_FADD', `MF_AMO_FETCH1(`$1', `$2', `$3', `$4', `$5', `fetch_add', `, $2 value', `, value', `', `COMM_AMO_ADD', `&value', `NULL')MF_AMO_FETCH_NBI1(`$1', `$2', `$3', `$4', `$5', `fetch_add', `, $2 value', `, value', `', `COMM_AMO_ADD', `&value', `NULL')')
 m4_define(`MF_AMO_FINC', `MF_AMO_FETCH1(`$1', `$2', `$3', `$4', `$5', `fetch_inc', `', `', `const $2 one = 1;', `COMM_AMO_ADD', `&one', `NULL')MF_AMO_FETCH_NBI1(`$1', `$2', `$3', `$4', `$5', `fetch_inc', `', `', `const $2 one = 1;', `COMM_AMO_ADD', `&one', `NULL')')
@@ -168,13 +182,15 @@ m4_define(`MF_AMO_SET', `MF_AMO_NOFETCH1(`$1', `$2', `$3', `$4', `$5', `set', `,
 m4_define(`MF_AMO_FETCH', `MD_DEFC(`$2', `$1_atomic_fetch', `atomic_fetch', 0, `$5', `$2',
 `const $2 *source, int pe', `source, pe',
 `$2 old;
-    api_chk_amo("MD_NAME", MD_CTX, source, sizeof($2), pe);
-    comm_amo(MD_CTX, COMM_AMO_FETCH, api_dt($3, sizeof($2)), (void *)source, NULL, NULL, &old, pe, 0);
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", MD_CTX, source, sizeof($2), pe, &off);
+    comm_amo_seg(MD_CTX, COMM_AMO_FETCH, api_dt($3, sizeof($2)), seg, off, NULL, NULL, &old, pe, 0);
     return old;')m4_dnl
 MD_DEFC(`void', `$1_atomic_fetch_nbi', `atomic_fetch_nbi', 0, `$5', `$2',
 `$2 *fetch, const $2 *source, int pe', `fetch, source, pe',
-`api_chk_amo_nbi("MD_NAME", MD_CTX, fetch, source, sizeof($2), pe);
-    comm_amo(MD_CTX, COMM_AMO_FETCH, api_dt($3, sizeof($2)), (void *)source, NULL, NULL, fetch, pe, 1);')')
+`size_t off;
+    int seg = api_chk_amo_nbi("MD_NAME", MD_CTX, fetch, source, sizeof($2), pe, &off);
+    comm_amo_seg(MD_CTX, COMM_AMO_FETCH, api_dt($3, sizeof($2)), seg, off, NULL, NULL, fetch, pe, 1);')')
 m4_define(`MF_AMO_BITOP', `MF_AMO_FETCH1(`$1', `$2', `$3', `$4', `$5', `fetch_$6', `, $2 value', `, value', `', `COMM_AMO_$7', `&value', `NULL')MF_AMO_FETCH_NBI1(`$1', `$2', `$3', `$4', `$5', `fetch_$6', `, $2 value', `, value', `', `COMM_AMO_$7', `&value', `NULL')MF_AMO_NOFETCH1(`$1', `$2', `$3', `$4', `$5', `$6', `, $2 value', `, value', `', `COMM_AMO_$7', `&value')')
 m4_define(`MF_AMO_BIT', `MF_AMO_BITOP(`$1', `$2', `$3', `$4', `$5', `and', `AND')MF_AMO_BITOP(`$1', `$2', `$3', `$4', `$5', `or', `OR')MF_AMO_BITOP(`$1', `$2', `$3', `$4', `$5', `xor', `XOR')')
 
@@ -184,42 +200,50 @@ m4_define(`MF_DEPR1', `MD_DEF(`$6', `$1_$7', `$7', 0, `$5', `$2', `$8', `$9',
 m4_define(`MF_AMO_DEPR_T', `m4_dnl
 MD_DEF(`$2', `$1_fadd', `fadd', 0, `$5', `$2', `$2 *dest, $2 value, int pe', `dest, value, pe',
 `$2 old;
-    api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), dest, &value, NULL, &old, pe, 0);
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), seg, off, &value, NULL, &old, pe, 0);
     return old;')m4_dnl
 MD_DEF(`$2', `$1_finc', `finc', 0, `$5', `$2', `$2 *dest, int pe', `dest, pe',
 `$2 old;
     const $2 one = 1;
-    api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), dest, &one, NULL, &old, pe, 0);
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), seg, off, &one, NULL, &old, pe, 0);
     return old;')m4_dnl
 MD_DEF(`void', `$1_add', `add', 0, `$5', `$2', `$2 *dest, $2 value, int pe', `dest, value, pe',
-`api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), dest, &value, NULL, NULL, pe, 0);')m4_dnl
+`size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), seg, off, &value, NULL, NULL, pe, 0);')m4_dnl
 MD_DEF(`void', `$1_inc', `inc', 0, `$5', `$2', `$2 *dest, int pe', `dest, pe',
 `const $2 one = 1;
-    api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), dest, &one, NULL, NULL, pe, 0);')m4_dnl
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_ADD, api_dt($3, sizeof($2)), seg, off, &one, NULL, NULL, pe, 0);')m4_dnl
 MD_DEF(`$2', `$1_cswap', `cswap', 0, `$5', `$2', `$2 *dest, $2 cond, $2 value, int pe', `dest, cond, value, pe',
 `$2 old;
-    api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_CSWAP, api_dt($3, sizeof($2)), dest, &value, &cond, &old, pe, 0);
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_CSWAP, api_dt($3, sizeof($2)), seg, off, &value, &cond, &old, pe, 0);
     return old;')m4_dnl
 ')
 m4_define(`MF_AMO_DEPR_EXT_T', `m4_dnl
 MD_DEF(`$2', `$1_swap', `swap', 0, `$5', `$2', `$2 *dest, $2 value, int pe', `dest, value, pe',
 `$2 old;
-    api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_SET, api_dt($3, sizeof($2)), dest, &value, NULL, &old, pe, 0);
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_SET, api_dt($3, sizeof($2)), seg, off, &value, NULL, &old, pe, 0);
     return old;')m4_dnl
 MD_DEF(`$2', `$1_fetch', `fetch', 0, `$5', `$2', `const $2 *source, int pe', `source, pe',
 `$2 old;
-    api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, source, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_FETCH, api_dt($3, sizeof($2)), (void *)source, NULL, NULL, &old, pe, 0);
+    size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, source, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_FETCH, api_dt($3, sizeof($2)), seg, off, NULL, NULL, &old, pe, 0);
     return old;')m4_dnl
 MD_DEF(`void', `$1_set', `set', 0, `$5', `$2', `$2 *dest, $2 value, int pe', `dest, value, pe',
-`api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe);
-    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_SET, api_dt($3, sizeof($2)), dest, &value, NULL, NULL, pe, 0);')m4_dnl
+`size_t off;
+    int seg = api_chk_amo("MD_NAME", COMM_CTX_DEFAULT, dest, sizeof($2), pe, &off);
+    comm_amo_seg(COMM_CTX_DEFAULT, COMM_AMO_SET, api_dt($3, sizeof($2)), seg, off, &value, NULL, NULL, pe, 0);')m4_dnl
 ')
 
 m4_define(`MF_AMO', `m4_dnl

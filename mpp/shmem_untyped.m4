@@ -25,9 +25,11 @@ MD_DECL(`void *', `realloc', `void *ptr, size_t size')m4_dnl
 MD_DECL(`void', `free', `void *ptr')m4_dnl
 MD_DECL(`void *', `malloc_with_hints', `size_t size, long hints')m4_dnl
 ')
-m4_define(`MU_ORDER', `m4_dnl
+m4_define(`MU_BARRIER', `m4_dnl
 MD_DECL(`void', `barrier_all', `void')m4_dnl
 MD_DECL(`void', `sync_all', `void')m4_dnl
+')
+m4_define(`MU_ORDER', `m4_dnl
 MD_DECL(`void', `quiet', `void')m4_dnl
 MD_DECL(`void', `fence', `void')m4_dnl
 MD_DECL(`void', `ctx_quiet', `shmem_ctx_t ctx')m4_dnl
@@ -95,5 +97,5 @@ MD_DECL(`void', `pe_quiet', `const int *target_pes, size_t npes')m4_dnl
 MD_DECL(`void', `ctx_pe_quiet', `shmem_ctx_t ctx, const int *target_pes, size_t npes')m4_dnl
 MD_DECL(`void *', `team_ptr', `shmem_team_t team, const void *dest, int pe')m4_dnl
 ')
-m4_define(`MF_UNTYPED', `MU_SETUP`'MU_MEM`'MU_ORDER`'MU_TEAMS`'MU_SIGNAL`'MU_WAITDEPR`'MU_DEPR`'MU_V16`'')
+m4_define(`MF_UNTYPED', `MU_SETUP`'MU_MEM`'MU_BARRIER`'MU_ORDER`'MU_TEAMS`'MU_SIGNAL`'MU_WAITDEPR`'MU_DEPR`'MU_V16`'')
 m4_divert(0)m4_dnl

@@ -43,32 +43,37 @@ static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx)
 static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx) { (void)r; (void)ctx; }
 #endif
 
-static inline void api_chk_put(const char *r, struct comm_ctx *ctx, const void *dest,
-                               const void *src, size_t len, int pe)
+/* put/get checks return the segment and offset of the symmetric side for comm_*_seg */
+static inline int api_chk_put(const char *r, struct comm_ctx *ctx, const void *dest,
+                              const void *src, size_t len, int pe, size_t *off_p)
 {
+    int seg;
     ofs_check_init(r);
     api_chk_ctx(r, ctx);
     ofs_check_pe(r, pe);
-    ofs_check_sym(r, "dest", dest, len);
+    seg = ofs_check_sym_seg(r, "dest", dest, len, off_p);
     ofs_check_nonnull(r, "source", src, len);
 #ifdef OFS_ERROR_CHECKING
     if (OFS_UNLIKELY(OFS_DEBUG_ON))
         api_debug_rma(r, dest, src, len, pe);
 #endif
+    return seg;
 }
 
-static inline void api_chk_get(const char *r, struct comm_ctx *ctx, const void *dest,
-                               const void *src, size_t len, int pe)
+static inline int api_chk_get(const char *r, struct comm_ctx *ctx, const void *dest,
+                              const void *src, size_t len, int pe, size_t *off_p)
 {
+    int seg;
     ofs_check_init(r);
     api_chk_ctx(r, ctx);
     ofs_check_pe(r, pe);
-    ofs_check_sym(r, "source", src, len);
+    seg = ofs_check_sym_seg(r, "source", src, len, off_p);
     ofs_check_nonnull(r, "dest", dest, len);
 #ifdef OFS_ERROR_CHECKING
     if (OFS_UNLIKELY(OFS_DEBUG_ON))
         api_debug_rma(r, src, dest, len, pe);
 #endif
+    return seg;
 }
 
 /* extent in bytes of nelems elements at stride (elements) */
@@ -117,32 +122,41 @@ static inline void api_chk_put_signal(const char *r, struct comm_ctx *ctx, const
                                       const void *src, size_t len, const uint64_t *sig_addr,
                                       int sig_op, int pe)
 {
-    api_chk_put(r, ctx, dest, src, len, pe);
+    ofs_check_init(r);
+    api_chk_ctx(r, ctx);
+    ofs_check_pe(r, pe);
+    ofs_check_sym(r, "dest", dest, len); /* comm_put_signal looks it up itself */
+    ofs_check_nonnull(r, "source", src, len);
     ofs_check_sym(r, "sig_addr", sig_addr, sizeof(uint64_t));
 #ifdef OFS_ERROR_CHECKING
+    if (OFS_UNLIKELY(OFS_DEBUG_ON))
+        api_debug_rma(r, dest, src, len, pe);
     if (OFS_UNLIKELY(sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD))
         api_bad_sig_op(r, sig_op);
 #endif
 }
 
-static inline void api_chk_amo(const char *r, struct comm_ctx *ctx, const void *dest,
-                               size_t size, int pe)
+/* AMO checks return the segment and offset of dest for comm_amo_seg */
+static inline int api_chk_amo(const char *r, struct comm_ctx *ctx, const void *dest,
+                              size_t size, int pe, size_t *off_p)
 {
+    int seg;
     ofs_check_init(r);
     api_chk_ctx(r, ctx);
     ofs_check_pe(r, pe);
-    ofs_check_sym(r, "dest", dest, size);
+    seg = ofs_check_sym_seg(r, "dest", dest, size, off_p);
 #ifdef OFS_ERROR_CHECKING
     if (OFS_UNLIKELY(OFS_DEBUG_ON))
         api_debug_align(r, "dest", dest, size);
 #endif
+    return seg;
 }
-
-static inline void api_chk_amo_nbi(const char *r, struct comm_ctx *ctx, const void *fetch,
-                                   const void *dest, size_t size, int pe)
+static inline int api_chk_amo_nbi(const char *r, struct comm_ctx *ctx, const void *fetch,
+                                  const void *dest, size_t size, int pe, size_t *off_p)
 {
-    api_chk_amo(r, ctx, dest, size, pe);
+    int seg = api_chk_amo(r, ctx, dest, size, pe, off_p);
     ofs_check_nonnull(r, "fetch", fetch, size);
+    return seg;
 }
 
 static inline void api_chk_coll(const char *r, struct coll_team *team, const void *dest,

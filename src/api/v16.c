@@ -4,8 +4,9 @@
 static void signal_op(const char *r, struct comm_ctx *ctx, uint64_t *sig_addr, uint64_t signal,
                       int pe, enum comm_amo_op op)
 {
-    api_chk_amo(r, ctx, sig_addr, sizeof(uint64_t), pe);
-    comm_amo(ctx, op, COMM_DT_U64, sig_addr, &signal, NULL, NULL, pe, 0);
+    size_t off;
+    int seg = api_chk_amo(r, ctx, sig_addr, sizeof(uint64_t), pe, &off);
+    comm_amo_seg(ctx, op, COMM_DT_U64, seg, off, &signal, NULL, NULL, pe, 0);
 }
 
 OFS_API void pshmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe)
