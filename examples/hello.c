@@ -2,7 +2,8 @@
  * Build and run:  oshcc -o hello hello.c && oshrun -n 4 ./hello */
 #include <shmem.h>
 #include <stdio.h>
-int main() {
+int main()
+{
     shmem_init();
     int my_pe = shmem_my_pe();
     int num_pes = shmem_n_pes();

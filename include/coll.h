@@ -14,15 +14,42 @@
 
 /* Reduction element types: one per C type of the spec's reduction tables. */
 enum coll_type {
-    COLL_T_CHAR, COLL_T_SCHAR, COLL_T_SHORT, COLL_T_INT, COLL_T_LONG, COLL_T_LONGLONG,
-    COLL_T_PTRDIFF, COLL_T_UCHAR, COLL_T_USHORT, COLL_T_UINT, COLL_T_ULONG, COLL_T_ULONGLONG,
-    COLL_T_INT8, COLL_T_INT16, COLL_T_INT32, COLL_T_INT64,
-    COLL_T_UINT8, COLL_T_UINT16, COLL_T_UINT32, COLL_T_UINT64, COLL_T_SIZE,
-    COLL_T_FLOAT, COLL_T_DOUBLE, COLL_T_LONGDOUBLE, COLL_T_COMPLEXF, COLL_T_COMPLEXD,
+    COLL_T_CHAR,
+    COLL_T_SCHAR,
+    COLL_T_SHORT,
+    COLL_T_INT,
+    COLL_T_LONG,
+    COLL_T_LONGLONG,
+    COLL_T_PTRDIFF,
+    COLL_T_UCHAR,
+    COLL_T_USHORT,
+    COLL_T_UINT,
+    COLL_T_ULONG,
+    COLL_T_ULONGLONG,
+    COLL_T_INT8,
+    COLL_T_INT16,
+    COLL_T_INT32,
+    COLL_T_INT64,
+    COLL_T_UINT8,
+    COLL_T_UINT16,
+    COLL_T_UINT32,
+    COLL_T_UINT64,
+    COLL_T_SIZE,
+    COLL_T_FLOAT,
+    COLL_T_DOUBLE,
+    COLL_T_LONGDOUBLE,
+    COLL_T_COMPLEXF,
+    COLL_T_COMPLEXD,
     COLL_T_COUNT
 };
 enum coll_op {
-    COLL_OP_AND, COLL_OP_OR, COLL_OP_XOR, COLL_OP_MAX, COLL_OP_MIN, COLL_OP_SUM, COLL_OP_PROD,
+    COLL_OP_AND,
+    COLL_OP_OR,
+    COLL_OP_XOR,
+    COLL_OP_MAX,
+    COLL_OP_MIN,
+    COLL_OP_SUM,
+    COLL_OP_PROD,
     COLL_OP_COUNT
 };
 size_t coll_type_size(enum coll_type t) OFS_HIDDEN;
@@ -35,11 +62,11 @@ int coll_op_valid(enum coll_op op, enum coll_type type) OFS_HIDDEN;
  * holding e.g. PEs 0, 1, 3, or a split of such a team) has stride 0 and keeps its
  * member list in priv: coll_team_world_pe() is right for every team. */
 struct coll_team {
-    int start, stride, size;  /* in world PE numbers */
-    int my_pe;                /* my index in the team, -1 if not a member */
+    int start, stride, size; /* in world PE numbers */
+    int my_pe;               /* my index in the team, -1 if not a member */
     long config_mask;
-    int num_contexts;         /* SHMEM_TEAM_NUM_CONTEXTS requested */
-    int id;                   /* slot in the team pool (its sync space) */
+    int num_contexts; /* SHMEM_TEAM_NUM_CONTEXTS requested */
+    int id;           /* slot in the team pool (its sync space) */
     struct coll_team *parent;
     /* algorithm state: owned by src/coll */
     void *priv;
@@ -64,13 +91,15 @@ int coll_team_world_pe(const struct coll_team *t, int i) OFS_HIDDEN;
 /* ---- teams (spec semantics; a NULL/invalid team is reported by the API layer) ---- */
 /* On error, *new_p = NULL (SHMEM_TEAM_INVALID) on every PE and nonzero is returned. */
 int coll_team_split_strided(struct coll_team *parent, int start, int stride, int size,
-                            long config_mask, int num_contexts, struct coll_team **new_p) OFS_HIDDEN;
+                            long config_mask, int num_contexts, struct coll_team **new_p)
+    OFS_HIDDEN;
 int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xctx,
-                       struct coll_team **x_p, long ymask, int yctx,
-                       struct coll_team **y_p) OFS_HIDDEN;
+                       struct coll_team **x_p, long ymask, int yctx, struct coll_team **y_p)
+    OFS_HIDDEN;
 void coll_team_destroy(struct coll_team *team) OFS_HIDDEN;
 /* translate member index src_pe of src to index in dest (-1 if not a member) */
-int coll_team_translate(const struct coll_team *src, int src_pe, const struct coll_team *dest) OFS_HIDDEN;
+int coll_team_translate(const struct coll_team *src, int src_pe, const struct coll_team *dest)
+    OFS_HIDDEN;
 
 /* ---- synchronisation ---- */
 /* shmem_barrier_all: quiet on every context, then synchronise all PEs. */
@@ -96,21 +125,20 @@ int coll_reduce(struct coll_team *team, void *dest, const void *src, size_t nred
 /* ---- deprecated active-set forms (user pSync/pWrk; PE_start, logPE_stride, PE_size) ---- */
 void coll_barrier_aset(int PE_start, int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
 void coll_sync_aset(int PE_start, int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
-void coll_broadcast_aset(void *dest, const void *src, size_t nelems, size_t elem_size,
-                         int PE_root, int PE_start, int logPE_stride, int PE_size,
-                         long *pSync) OFS_HIDDEN;
-void coll_collect_aset(void *dest, const void *src, size_t nelems, size_t elem_size,
-                       int PE_start, int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
-void coll_fcollect_aset(void *dest, const void *src, size_t nelems, size_t elem_size,
-                        int PE_start, int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
-void coll_alltoall_aset(void *dest, const void *src, size_t nelems, size_t elem_size,
-                        int PE_start, int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
-void coll_alltoalls_aset(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t nelems, size_t elem_size, int PE_start, int logPE_stride,
-                         int PE_size, long *pSync) OFS_HIDDEN;
+void coll_broadcast_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_root,
+                         int PE_start, int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
+void coll_collect_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
+void coll_fcollect_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_start,
+                        int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
+void coll_alltoall_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_start,
+                        int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
+void coll_alltoalls_aset(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                         size_t elem_size, int PE_start, int logPE_stride, int PE_size, long *pSync)
+    OFS_HIDDEN;
 void coll_reduce_aset(void *dest, const void *src, int nreduce, enum coll_op op,
-                      enum coll_type type, int PE_start, int logPE_stride, int PE_size,
-                      void *pWrk, long *pSync) OFS_HIDDEN;
+                      enum coll_type type, int PE_start, int logPE_stride, int PE_size, void *pWrk,
+                      long *pSync) OFS_HIDDEN;
 
 /* ---- locks (a lock is a symmetric long) ---- */
 void coll_lock_set(long *lock) OFS_HIDDEN;

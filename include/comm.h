@@ -12,11 +12,11 @@
 #include "heap.h"
 
 struct comm_state {
-    const struct transport_ops **rma;  /* n_pes: route for put/get/signal */
-    const struct transport_ops **amo;  /* n_pes: route for atomics (one executor per job) */
-    int tp_active[COMM_NTP];           /* transport initialised */
-    int amo_cpu;                       /* 1: all AMOs are CPU atomics (job on one node, shm) */
-    struct comm_ctx *ctx_list;         /* every live context (for quiet-all at finalize) */
+    const struct transport_ops **rma; /* n_pes: route for put/get/signal */
+    const struct transport_ops **amo; /* n_pes: route for atomics (one executor per job) */
+    int tp_active[COMM_NTP];          /* transport initialised */
+    int amo_cpu;                      /* 1: all AMOs are CPU atomics (job on one node, shm) */
+    struct comm_ctx *ctx_list;        /* every live context (for quiet-all at finalize) */
     pthread_mutex_t ctx_list_lock;
 };
 extern struct comm_state comm_g OFS_HIDDEN;
@@ -28,7 +28,8 @@ extern struct comm_ctx shmem_internal_ctx_default OFS_API;
 ofs_status_t comm_init(void) OFS_HIDDEN;
 void comm_fini(void) OFS_HIDDEN;
 
-ofs_status_t comm_ctx_create(long options, struct coll_team *team, struct comm_ctx **ctx_p) OFS_HIDDEN;
+ofs_status_t comm_ctx_create(long options, struct coll_team *team, struct comm_ctx **ctx_p)
+    OFS_HIDDEN;
 void comm_ctx_destroy(struct comm_ctx *ctx) OFS_HIDDEN;
 
 /* Translate or die: the address must be symmetric (checked by the caller). */
@@ -73,7 +74,8 @@ static inline void comm_put(struct comm_ctx *ctx, void *dst, const void *src, si
     comm_put_seg(ctx, s, off, src, len, pe);
 }
 
-static inline void comm_put_nbi(struct comm_ctx *ctx, void *dst, const void *src, size_t len, int pe)
+static inline void comm_put_nbi(struct comm_ctx *ctx, void *dst, const void *src, size_t len,
+                                int pe)
 {
     size_t off;
     int s = comm_seg(dst, len, &off);
@@ -87,7 +89,8 @@ static inline void comm_get(struct comm_ctx *ctx, void *dst, const void *src, si
     comm_get_seg(ctx, dst, s, off, len, pe);
 }
 
-static inline void comm_get_nbi(struct comm_ctx *ctx, void *dst, const void *src, size_t len, int pe)
+static inline void comm_get_nbi(struct comm_ctx *ctx, void *dst, const void *src, size_t len,
+                                int pe)
 {
     size_t off;
     int s = comm_seg(src, len, &off);

@@ -9,7 +9,12 @@
 
 /* Element types of atomic operations, by width and kind. */
 enum comm_dtype {
-    COMM_DT_I32, COMM_DT_I64, COMM_DT_U32, COMM_DT_U64, COMM_DT_FLOAT, COMM_DT_DOUBLE,
+    COMM_DT_I32,
+    COMM_DT_I64,
+    COMM_DT_U32,
+    COMM_DT_U64,
+    COMM_DT_FLOAT,
+    COMM_DT_DOUBLE,
     COMM_DT_COUNT
 };
 static inline size_t comm_dtype_size(enum comm_dtype dt)
@@ -20,8 +25,13 @@ static inline size_t comm_dtype_size(enum comm_dtype dt)
 /* Atomic operations.  Any op with a non-NULL result also fetches the old value:
  * SET+result is swap, ADD+result fetch-add, FETCH is an atomic read, CSWAP always fetches. */
 enum comm_amo_op {
-    COMM_AMO_SET, COMM_AMO_ADD, COMM_AMO_AND, COMM_AMO_OR, COMM_AMO_XOR,
-    COMM_AMO_FETCH, COMM_AMO_CSWAP,
+    COMM_AMO_SET,
+    COMM_AMO_ADD,
+    COMM_AMO_AND,
+    COMM_AMO_OR,
+    COMM_AMO_XOR,
+    COMM_AMO_FETCH,
+    COMM_AMO_CSWAP,
     COMM_AMO_COUNT
 };
 
@@ -36,12 +46,12 @@ struct coll_team;
 /* A communication context (shmem_ctx_t points at one).  Each transport keeps its
  * per-context state in tp[] (created by its ctx_create). */
 struct comm_ctx {
-    long options;                 /* SHMEM_CTX_* bits */
-    struct coll_team *team;       /* team it was created on */
-    int serialized;               /* needs lock (shared ctx under THREAD_MULTIPLE) */
+    long options;           /* SHMEM_CTX_* bits */
+    struct coll_team *team; /* team it was created on */
+    int serialized;         /* needs lock (shared ctx under THREAD_MULTIPLE) */
     pthread_mutex_t lock;
     void *tp[COMM_NTP];
-    struct comm_ctx *next;        /* list of live contexts */
+    struct comm_ctx *next; /* list of live contexts */
 };
 
 #endif

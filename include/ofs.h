@@ -47,8 +47,8 @@ struct ofs_params {
 
 /* Per-row description, for the listing and the info tool. */
 struct ofs_env_desc {
-    const char *name;  /* without the SHMEM_ prefix */
-    const char *type;  /* "SIZE", "LONG", "BOOL", "STRING" */
+    const char *name; /* without the SHMEM_ prefix */
+    const char *type; /* "SIZE", "LONG", "BOOL", "STRING" */
     const char *def;
     const char *help;
 };
@@ -67,18 +67,18 @@ void ofs_env_print(FILE *out, const struct ofs_params *params) OFS_HIDDEN;
 
 /* The one state struct. */
 struct ofs_state {
-    int initialized;       /* shmem_init completed */
-    int finalized;         /* shmem_finalize completed */
-    int init_error;        /* first failed init's status, reported on a second attempt */
+    int initialized; /* shmem_init completed */
+    int finalized;   /* shmem_finalize completed */
+    int init_error;  /* first failed init's status, reported on a second attempt */
     int my_pe;
     int n_pes;
-    int thread_level;      /* SHMEM_THREAD_* granted */
-    int singleton;         /* started without a launcher */
+    int thread_level; /* SHMEM_THREAD_* granted */
+    int singleton;    /* started without a launcher */
     /* node locality (after SHMEM_SIM_PES_PER_NODE is applied) */
-    int local_size;        /* PEs on my node, me included */
-    int local_rank;        /* my index among them */
-    int *local_pes;        /* sorted world PE numbers on my node */
-    int *node_of;          /* n_pes entries: an id equal for PEs on one node */
+    int local_size; /* PEs on my node, me included */
+    int local_rank; /* my index among them */
+    int *local_pes; /* sorted world PE numbers on my node */
+    int *node_of;   /* n_pes entries: an id equal for PEs on one node */
     struct ofs_params params;
 };
 extern struct ofs_state ofs_g OFS_HIDDEN;
@@ -94,7 +94,8 @@ void ofs_log_debug(const char *fmt, ...) OFS_PRINTF(1, 2) OFS_HIDDEN;
 /* Print the message and take the whole job down with exit status 'code'. */
 void ofs_fatal(int code, const char *fmt, ...) OFS_PRINTF(2, 3) OFS_NORETURN OFS_HIDDEN;
 /* Bad input to a public routine: "ofishmem[PE n]: ROUTINE: message", then abort the job. */
-void ofs_bad_input(const char *routine, const char *fmt, ...) OFS_PRINTF(2, 3) OFS_NORETURN OFS_HIDDEN;
+void ofs_bad_input(const char *routine, const char *fmt, ...) OFS_PRINTF(2, 3)
+    OFS_NORETURN OFS_HIDDEN;
 
 /* Initialisation order (src/util/init.c): env, runtime, heap, transports, comm,
  * collectives.  Finalize runs it backwards. */

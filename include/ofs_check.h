@@ -32,8 +32,10 @@ static inline int ofs_check_sym_seg(const char *routine, const char *arg, const 
 {
     int s = heap_seg_of(addr, len, off_p);
     if (OFS_UNLIKELY(s < 0))
-        ofs_bad_input(routine, "%s = %p (%zu bytes) is not symmetric: it must come from "
-                      "shmem_malloc or be a global or static variable", arg, addr, len);
+        ofs_bad_input(routine,
+                      "%s = %p (%zu bytes) is not symmetric: it must come from "
+                      "shmem_malloc or be a global or static variable",
+                      arg, addr, len);
     return s;
 }
 
@@ -43,25 +45,44 @@ static inline void ofs_check_sym(const char *routine, const char *arg, const voi
     (void)ofs_check_sym_seg(routine, arg, addr, len, &off);
 }
 
-static inline void ofs_check_nonnull(const char *routine, const char *arg, const void *p, size_t len)
+static inline void ofs_check_nonnull(const char *routine, const char *arg, const void *p,
+                                     size_t len)
 {
     if (OFS_UNLIKELY(p == NULL && len != 0))
         ofs_bad_input(routine, "%s is NULL with a length of %zu bytes", arg, len);
 }
 
 #else
-static inline void ofs_check_init(const char *routine) { (void)routine; }
-static inline void ofs_check_pe(const char *routine, int pe) { (void)routine; (void)pe; }
+static inline void ofs_check_init(const char *routine)
+{
+    (void)routine;
+}
+static inline void ofs_check_pe(const char *routine, int pe)
+{
+    (void)routine;
+    (void)pe;
+}
 static inline void ofs_check_sym(const char *r, const char *a, const void *p, size_t l)
-{ (void)r; (void)a; (void)p; (void)l; }
+{
+    (void)r;
+    (void)a;
+    (void)p;
+    (void)l;
+}
 static inline void ofs_check_nonnull(const char *r, const char *a, const void *p, size_t l)
-{ (void)r; (void)a; (void)p; (void)l; }
+{
+    (void)r;
+    (void)a;
+    (void)p;
+    (void)l;
+}
 /* unchecked: the lookup the transfer needs anyway (a bad address is an internal error) */
 static inline int ofs_check_sym_seg(const char *r, const char *a, const void *addr, size_t len,
                                     size_t *off_p)
 {
     int s = heap_seg_of(addr, len, off_p);
-    (void)r; (void)a;
+    (void)r;
+    (void)a;
     if (OFS_UNLIKELY(s < 0))
         ofs_fatal(1, "internal: address %p (+%zu) is not symmetric", addr, len);
     return s;

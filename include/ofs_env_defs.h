@@ -11,12 +11,9 @@
 /* setup and symmetric memory (spec variables first) */
 OFS_ENV(SYMMETRIC_SIZE, SIZE, "512M",
         "Bytes of symmetric heap per PE (K/M/G/T suffixes); shmem_malloc returns NULL beyond it")
-OFS_ENV(DEBUG, BOOL, "0",
-        "Print debugging messages and turn on the costlier argument checks")
-OFS_ENV(INFO, BOOL, "0",
-        "Print every parameter with its value and help at init (PE 0)")
-OFS_ENV(VERSION, BOOL, "0",
-        "Print the library version at init (PE 0)")
+OFS_ENV(DEBUG, BOOL, "0", "Print debugging messages and turn on the costlier argument checks")
+OFS_ENV(INFO, BOOL, "0", "Print every parameter with its value and help at init (PE 0)")
+OFS_ENV(VERSION, BOOL, "0", "Print the library version at init (PE 0)")
 
 /* routing between transports */
 OFS_ENV(LOCAL_TRANSPORT, STRING, "shm",
@@ -30,32 +27,35 @@ OFS_ENV(SHM_DIR, STRING, "/dev/shm",
 
 /* OFI transport */
 OFS_ENV(OFI_PROVIDER, STRING, "",
-        "libfabric provider to use (e.g. 'tcp;ofi_rxm', shm); empty: FI_PROVIDER or the first suitable one")
+        "libfabric provider to use (e.g. 'tcp;ofi_rxm', shm); empty: FI_PROVIDER or the first "
+        "suitable one")
 OFS_ENV(OFI_INJECT_SIZE, SIZE, "-1",
-        "Largest put sent by inject (-1: the provider's inject size, which this can only lower; 0 disables inject)")
-OFS_ENV(BOUNCE_SIZE, SIZE, "8K",
-        "Largest put copied into a registered bounce buffer (0 disables); larger puts are zero-copy")
+        "Largest put sent by inject (-1: the provider's inject size, which this can only lower; 0 "
+        "disables inject)")
+OFS_ENV(
+    BOUNCE_SIZE, SIZE, "8K",
+    "Largest put copied into a registered bounce buffer (0 disables); larger puts are zero-copy")
 OFS_ENV(BOUNCE_BUFFERS, LONG, "64",
         "Number of bounce buffers per OFI context (0 disables the bounce path)")
 OFS_ENV(OFI_MAX_CHUNK, SIZE, "0",
-        "Largest single fi_write/fi_read; longer transfers are chunked (0: the provider's max_msg_size)")
-OFS_ENV(PROGRESS_INTERVAL, LONG, "1000",
-        "Longest sleep of the passive-target progress thread in microseconds (0 disables the thread)")
+        "Largest single fi_write/fi_read; longer transfers are chunked (0: the provider's "
+        "max_msg_size)")
+OFS_ENV(
+    PROGRESS_INTERVAL, LONG, "1000",
+    "Longest sleep of the passive-target progress thread in microseconds (0 disables the thread)")
 OFS_ENV(OFI_AMO_CASLOOP, BOOL, "0",
         "Testing: run every OFI atomic but compare-swap as a compare-swap loop (the fallback path)")
 
 /* collectives and teams */
 OFS_ENV(TEAMS_MAX, LONG, "64",
         "Most teams that can exist at once (each reserves synchronization space in the heap)")
-OFS_ENV(BARRIER_ALGORITHM, STRING, "auto",
-        "Barrier algorithm: auto, dissemination")
+OFS_ENV(BARRIER_ALGORITHM, STRING, "auto", "Barrier algorithm: auto, dissemination")
 OFS_ENV(BCAST_ALGORITHM, STRING, "auto",
         "Broadcast algorithm: auto, binomial, scatter_allgather, linear, shm (same-node teams)")
-OFS_ENV(REDUCE_ALGORITHM, STRING, "auto",
-        "Reduction algorithm: auto, recursive_doubling, rabenseifner, linear, shm (same-node teams)")
-OFS_ENV(COLLECT_ALGORITHM, STRING, "auto",
-        "Collect/fcollect algorithm: auto, ring, bruck, linear")
-OFS_ENV(ALLTOALL_ALGORITHM, STRING, "auto",
-        "Alltoall algorithm: auto, pairwise, linear")
+OFS_ENV(
+    REDUCE_ALGORITHM, STRING, "auto",
+    "Reduction algorithm: auto, recursive_doubling, rabenseifner, linear, shm (same-node teams)")
+OFS_ENV(COLLECT_ALGORITHM, STRING, "auto", "Collect/fcollect algorithm: auto, ring, bruck, linear")
+OFS_ENV(ALLTOALL_ALGORITHM, STRING, "auto", "Alltoall algorithm: auto, pairwise, linear")
 OFS_ENV(COLL_SHM, BOOL, "1",
         "Collectives use shared memory directly for same-node PEs (0: only comm puts and AMOs)")

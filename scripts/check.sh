@@ -4,6 +4,12 @@
 set -e
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh
+# code style (.clang-format): every tracked C file
+if command -v clang-format >/dev/null 2>&1 || command -v clang-format-14 >/dev/null 2>&1; then
+    sh scripts/check-format.sh
+else
+    echo "check.sh: clang-format not installed, style check skipped"
+fi
 ./autogen.sh
 rm -rf _check && mkdir _check && cd _check
 ../configure

@@ -25,9 +25,10 @@ static inline enum comm_dtype api_dt(int kind, size_t size)
 }
 
 /* SHMEM_DEBUG checks (out of line: they are cold). */
-void api_debug_rma(const char *routine, const void *remote, const void *local, size_t len,
-                   int pe) OFS_HIDDEN;
-void api_debug_align(const char *routine, const char *arg, const void *addr, size_t align) OFS_HIDDEN;
+void api_debug_rma(const char *routine, const void *remote, const void *local, size_t len, int pe)
+    OFS_HIDDEN;
+void api_debug_align(const char *routine, const char *arg, const void *addr, size_t align)
+    OFS_HIDDEN;
 void api_bad_ctx(const char *routine) OFS_NORETURN OFS_HIDDEN;
 void api_bad_team(const char *routine) OFS_NORETURN OFS_HIDDEN;
 void api_bad_sig_op(const char *routine, int sig_op) OFS_NORETURN OFS_HIDDEN;
@@ -40,7 +41,11 @@ static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx)
         api_bad_ctx(r);
 }
 #else
-static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx) { (void)r; (void)ctx; }
+static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx)
+{
+    (void)r;
+    (void)ctx;
+}
 #endif
 
 /* put/get checks return the segment and offset of the symmetric side for comm_*_seg */
@@ -90,7 +95,9 @@ static inline void api_chk_strides(const char *r, ptrdiff_t dst, ptrdiff_t sst)
     if (OFS_UNLIKELY(sst < 1))
         api_bad_stride(r, "sst", sst);
 #else
-    (void)r; (void)dst; (void)sst;
+    (void)r;
+    (void)dst;
+    (void)sst;
 #endif
 }
 
@@ -137,8 +144,8 @@ static inline void api_chk_put_signal(const char *r, struct comm_ctx *ctx, const
 }
 
 /* AMO checks return the segment and offset of dest for comm_amo_seg */
-static inline int api_chk_amo(const char *r, struct comm_ctx *ctx, const void *dest,
-                              size_t size, int pe, size_t *off_p)
+static inline int api_chk_amo(const char *r, struct comm_ctx *ctx, const void *dest, size_t size,
+                              int pe, size_t *off_p)
 {
     int seg;
     ofs_check_init(r);
@@ -179,27 +186,27 @@ static inline void api_chk_aset(const char *r, const void *dest, const void *src
     ofs_check_sym(r, "dest", dest, len);
     ofs_check_nonnull(r, "source", src, len);
     ofs_check_sym(r, "pSync", pSync, sizeof(long));
-    (void)logPE_stride; (void)PE_size;
+    (void)logPE_stride;
+    (void)PE_size;
 }
 
 /* ---- point-to-point synchronization (sync.c) ---- */
-void api_wait_until(const char *r, void *ivar, int cmp, const void *value, size_t size,
-                    int kind) OFS_HIDDEN;
-int api_test(const char *r, void *ivar, int cmp, const void *value, size_t size,
-             int kind) OFS_HIDDEN;
+void api_wait_until(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)
+    OFS_HIDDEN;
+int api_test(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)
+    OFS_HIDDEN;
 void api_wait_until_all(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
                         const void *values, int vector, size_t size, int kind) OFS_HIDDEN;
 size_t api_wait_until_any(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
                           const void *values, int vector, size_t size, int kind) OFS_HIDDEN;
 size_t api_wait_until_some(const char *r, void *ivars, size_t nelems, size_t *indices,
-                           const int *status, int cmp, const void *values, int vector,
-                           size_t size, int kind) OFS_HIDDEN;
+                           const int *status, int cmp, const void *values, int vector, size_t size,
+                           int kind) OFS_HIDDEN;
 int api_test_all(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
                  const void *values, int vector, size_t size, int kind) OFS_HIDDEN;
 size_t api_test_any(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
                     const void *values, int vector, size_t size, int kind) OFS_HIDDEN;
-size_t api_test_some(const char *r, void *ivars, size_t nelems, size_t *indices,
-                     const int *status, int cmp, const void *values, int vector, size_t size,
-                     int kind) OFS_HIDDEN;
+size_t api_test_some(const char *r, void *ivars, size_t nelems, size_t *indices, const int *status,
+                     int cmp, const void *values, int vector, size_t size, int kind) OFS_HIDDEN;
 
 #endif

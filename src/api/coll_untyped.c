@@ -64,8 +64,8 @@ OFS_API int pshmem_alltoallsmem(shmem_team_t team, void *dest, const void *sourc
 {
     team_check("shmem_alltoallsmem", team);
     if (dst < 1 || sst < 1)
-        ofs_bad_input("shmem_alltoallsmem", "dst = %td, sst = %td: strides must be positive",
-                      dst, sst);
+        ofs_bad_input("shmem_alltoallsmem", "dst = %td, sst = %td: strides must be positive", dst,
+                      sst);
     return coll_alltoalls(team, dest, source, dst, sst, nelems, 1);
 }
 OFS_WEAK_ALIAS(shmem_alltoallsmem)
@@ -76,9 +76,9 @@ OFS_WEAK_ALIAS(shmem_alltoallsmem)
  * start from and return to 0 */
 _Static_assert(SHMEM_SYNC_VALUE == 0, "src/coll counts pSync signals up from 0");
 _Static_assert(SHMEM_BCAST_SYNC_SIZE >= 18 && SHMEM_BARRIER_SYNC_SIZE >= 18 &&
-               SHMEM_REDUCE_SYNC_SIZE >= 18 && SHMEM_COLLECT_SYNC_SIZE >= 18 &&
-               SHMEM_ALLTOALL_SYNC_SIZE >= 18 && SHMEM_ALLTOALLS_SYNC_SIZE >= 18 &&
-               SHMEM_SYNC_SIZE >= 18,
+                   SHMEM_REDUCE_SYNC_SIZE >= 18 && SHMEM_COLLECT_SYNC_SIZE >= 18 &&
+                   SHMEM_ALLTOALL_SYNC_SIZE >= 18 && SHMEM_ALLTOALLS_SYNC_SIZE >= 18 &&
+                   SHMEM_SYNC_SIZE >= 18,
                "src/coll needs ceil(log2 n) + 2 <= 18 longs of pSync");
 
 static size_t aset_psync_bytes(int PE_size)
@@ -89,10 +89,10 @@ static size_t aset_psync_bytes(int PE_size)
     return (size_t)(r + 2) * sizeof(long);
 }
 
-#define ASET_CHECK(routine, pSync)                                                 \
-    do {                                                                           \
-        ofs_check_init(routine);                                                   \
-        ofs_check_sym(routine, "pSync", pSync, aset_psync_bytes(PE_size));         \
+#define ASET_CHECK(routine, pSync)                                         \
+    do {                                                                   \
+        ofs_check_init(routine);                                           \
+        ofs_check_sym(routine, "pSync", pSync, aset_psync_bytes(PE_size)); \
     } while (0)
 
 OFS_API void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
@@ -109,50 +109,50 @@ OFS_API void pshmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSyn
 }
 OFS_WEAK_ALIAS(shmem_sync)
 
-#define DEF_ASET(bits, es)                                                                      \
-    OFS_API void pshmem_broadcast##bits(void *dest, const void *source, size_t nelems,          \
-                                        int PE_root, int PE_start, int logPE_stride,            \
-                                        int PE_size, long *pSync)                               \
-    {                                                                                           \
-        ASET_CHECK("shmem_broadcast" #bits, pSync);                                             \
-        coll_broadcast_aset(dest, source, nelems, es, PE_root, PE_start, logPE_stride,          \
-                            PE_size, pSync);                                                    \
-    }                                                                                           \
-    OFS_WEAK_ALIAS(shmem_broadcast##bits)                                                       \
-    OFS_API void pshmem_collect##bits(void *dest, const void *source, size_t nelems,            \
-                                      int PE_start, int logPE_stride, int PE_size, long *pSync) \
-    {                                                                                           \
-        ASET_CHECK("shmem_collect" #bits, pSync);                                               \
-        coll_collect_aset(dest, source, nelems, es, PE_start, logPE_stride, PE_size, pSync);    \
-    }                                                                                           \
-    OFS_WEAK_ALIAS(shmem_collect##bits)                                                         \
-    OFS_API void pshmem_fcollect##bits(void *dest, const void *source, size_t nelems,           \
-                                       int PE_start, int logPE_stride, int PE_size,             \
-                                       long *pSync)                                             \
-    {                                                                                           \
-        ASET_CHECK("shmem_fcollect" #bits, pSync);                                              \
-        coll_fcollect_aset(dest, source, nelems, es, PE_start, logPE_stride, PE_size, pSync);   \
-    }                                                                                           \
-    OFS_WEAK_ALIAS(shmem_fcollect##bits)                                                        \
-    OFS_API void pshmem_alltoall##bits(void *dest, const void *source, size_t nelems,           \
-                                       int PE_start, int logPE_stride, int PE_size,             \
-                                       long *pSync)                                             \
-    {                                                                                           \
-        ASET_CHECK("shmem_alltoall" #bits, pSync);                                              \
-        coll_alltoall_aset(dest, source, nelems, es, PE_start, logPE_stride, PE_size, pSync);   \
-    }                                                                                           \
-    OFS_WEAK_ALIAS(shmem_alltoall##bits)                                                        \
-    OFS_API void pshmem_alltoalls##bits(void *dest, const void *source, ptrdiff_t dst,          \
-                                        ptrdiff_t sst, size_t nelems, int PE_start,             \
-                                        int logPE_stride, int PE_size, long *pSync)             \
-    {                                                                                           \
-        ASET_CHECK("shmem_alltoalls" #bits, pSync);                                             \
-        if (dst < 1 || sst < 1)                                                                 \
-            ofs_bad_input("shmem_alltoalls" #bits, "dst = %td, sst = %td: strides must be "     \
-                          "positive", dst, sst);                                                \
-        coll_alltoalls_aset(dest, source, dst, sst, nelems, es, PE_start, logPE_stride,         \
-                            PE_size, pSync);                                                    \
-    }                                                                                           \
+#define DEF_ASET(bits, es)                                                                         \
+    OFS_API void pshmem_broadcast##bits(void *dest, const void *source, size_t nelems,             \
+                                        int PE_root, int PE_start, int logPE_stride, int PE_size,  \
+                                        long *pSync)                                               \
+    {                                                                                              \
+        ASET_CHECK("shmem_broadcast" #bits, pSync);                                                \
+        coll_broadcast_aset(dest, source, nelems, es, PE_root, PE_start, logPE_stride, PE_size,    \
+                            pSync);                                                                \
+    }                                                                                              \
+    OFS_WEAK_ALIAS(shmem_broadcast##bits)                                                          \
+    OFS_API void pshmem_collect##bits(void *dest, const void *source, size_t nelems, int PE_start, \
+                                      int logPE_stride, int PE_size, long *pSync)                  \
+    {                                                                                              \
+        ASET_CHECK("shmem_collect" #bits, pSync);                                                  \
+        coll_collect_aset(dest, source, nelems, es, PE_start, logPE_stride, PE_size, pSync);       \
+    }                                                                                              \
+    OFS_WEAK_ALIAS(shmem_collect##bits)                                                            \
+    OFS_API void pshmem_fcollect##bits(void *dest, const void *source, size_t nelems,              \
+                                       int PE_start, int logPE_stride, int PE_size, long *pSync)   \
+    {                                                                                              \
+        ASET_CHECK("shmem_fcollect" #bits, pSync);                                                 \
+        coll_fcollect_aset(dest, source, nelems, es, PE_start, logPE_stride, PE_size, pSync);      \
+    }                                                                                              \
+    OFS_WEAK_ALIAS(shmem_fcollect##bits)                                                           \
+    OFS_API void pshmem_alltoall##bits(void *dest, const void *source, size_t nelems,              \
+                                       int PE_start, int logPE_stride, int PE_size, long *pSync)   \
+    {                                                                                              \
+        ASET_CHECK("shmem_alltoall" #bits, pSync);                                                 \
+        coll_alltoall_aset(dest, source, nelems, es, PE_start, logPE_stride, PE_size, pSync);      \
+    }                                                                                              \
+    OFS_WEAK_ALIAS(shmem_alltoall##bits)                                                           \
+    OFS_API void pshmem_alltoalls##bits(void *dest, const void *source, ptrdiff_t dst,             \
+                                        ptrdiff_t sst, size_t nelems, int PE_start,                \
+                                        int logPE_stride, int PE_size, long *pSync)                \
+    {                                                                                              \
+        ASET_CHECK("shmem_alltoalls" #bits, pSync);                                                \
+        if (dst < 1 || sst < 1)                                                                    \
+            ofs_bad_input("shmem_alltoalls" #bits,                                                 \
+                          "dst = %td, sst = %td: strides must be "                                 \
+                          "positive",                                                              \
+                          dst, sst);                                                               \
+        coll_alltoalls_aset(dest, source, dst, sst, nelems, es, PE_start, logPE_stride, PE_size,   \
+                            pSync);                                                                \
+    }                                                                                              \
     OFS_WEAK_ALIAS(shmem_alltoalls##bits)
 
 DEF_ASET(32, 4)

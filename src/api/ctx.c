@@ -10,8 +10,7 @@ static int ctx_new(const char *routine, shmem_team_t team, long options, shmem_c
     ofs_check_nonnull(routine, "ctx", ctx, 1);
     *ctx = SHMEM_CTX_INVALID;
     if (options & ~(SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE))
-        ofs_bad_input(routine, "options = %#lx has bits that are not SHMEM_CTX_* options",
-                      options);
+        ofs_bad_input(routine, "options = %#lx has bits that are not SHMEM_CTX_* options", options);
     if (team == SHMEM_TEAM_INVALID)
         return -1;
     if (comm_ctx_create(options, team, &c) != OFS_OK)

@@ -70,8 +70,10 @@ OFS_API void pshmem_free(void *ptr)
     ofs_check_init("shmem_free");
     coll_barrier_all();
     if (ptr && heap_free(ptr) != OFS_OK)
-        ofs_bad_input("shmem_free", "ptr = %p was not returned by shmem_malloc (or was freed "
-                      "already)", ptr);
+        ofs_bad_input("shmem_free",
+                      "ptr = %p was not returned by shmem_malloc (or was freed "
+                      "already)",
+                      ptr);
 }
 OFS_WEAK_ALIAS(shmem_free)
 
@@ -90,17 +92,30 @@ OFS_API void *pshmem_realloc(void *ptr, size_t size)
     p = heap_realloc(ptr, size);
     if (!p && OFS_DEBUG_ON)
         ofs_log_error("shmem_realloc: cannot grow %p to %zu bytes: raise SHMEM_SYMMETRIC_SIZE "
-                      "(now %ld)", ptr, size, ofs_g.params.SYMMETRIC_SIZE);
+                      "(now %ld)",
+                      ptr, size, ofs_g.params.SYMMETRIC_SIZE);
     coll_barrier_all();
     return p;
 }
 OFS_WEAK_ALIAS(shmem_realloc)
 
-OFS_API void *pshmalloc(size_t size) { return pshmem_malloc(size); }
+OFS_API void *pshmalloc(size_t size)
+{
+    return pshmem_malloc(size);
+}
 OFS_WEAK_ALIAS(shmalloc)
-OFS_API void pshfree(void *ptr) { pshmem_free(ptr); }
+OFS_API void pshfree(void *ptr)
+{
+    pshmem_free(ptr);
+}
 OFS_WEAK_ALIAS(shfree)
-OFS_API void *pshrealloc(void *ptr, size_t size) { return pshmem_realloc(ptr, size); }
+OFS_API void *pshrealloc(void *ptr, size_t size)
+{
+    return pshmem_realloc(ptr, size);
+}
 OFS_WEAK_ALIAS(shrealloc)
-OFS_API void *pshmemalign(size_t alignment, size_t size) { return pshmem_align(alignment, size); }
+OFS_API void *pshmemalign(size_t alignment, size_t size)
+{
+    return pshmem_align(alignment, size);
+}
 OFS_WEAK_ALIAS(shmemalign)

@@ -112,8 +112,8 @@ size_t api_wait_until_any(const char *r, void *ivars, size_t nelems, const int *
 }
 
 size_t api_wait_until_some(const char *r, void *ivars, size_t nelems, size_t *indices,
-                           const int *status, int cmp, const void *values, int vector,
-                           size_t size, int kind)
+                           const int *status, int cmp, const void *values, int vector, size_t size,
+                           int kind)
 {
     unsigned iter = 0;
     size_t n;

@@ -64,7 +64,9 @@ OFS_API int pshmem_team_split_strided(shmem_team_t parent_team, int start, int s
         return -1;
     team_check_mask("shmem_team_split_strided", config, config_mask);
     return coll_team_split_strided(parent_team, start, stride, size, config_mask,
-                                   team_nctx(config, config_mask), new_team) ? -1 : 0;
+                                   team_nctx(config, config_mask), new_team)
+               ? -1
+               : 0;
 }
 OFS_WEAK_ALIAS(shmem_team_split_strided)
 
@@ -83,7 +85,9 @@ OFS_API int pshmem_team_split_2d(shmem_team_t parent_team, int xrange,
     team_check_mask("shmem_team_split_2d", yaxis_config, yaxis_mask);
     return coll_team_split_2d(parent_team, xrange, xaxis_mask, team_nctx(xaxis_config, xaxis_mask),
                               xaxis_team, yaxis_mask, team_nctx(yaxis_config, yaxis_mask),
-                              yaxis_team) ? -1 : 0;
+                              yaxis_team)
+               ? -1
+               : 0;
 }
 OFS_WEAK_ALIAS(shmem_team_split_2d)
 

@@ -17,13 +17,15 @@ void coll_aset_grp(struct coll_grp *g, int PE_start, int logPE_stride, int PE_si
 
     if (PE_size < 1 || PE_start < 0 || logPE_stride < 0 || logPE_stride > 30 ||
         (long)PE_start + (long)(PE_size - 1) * stride >= ofs_g.n_pes)
-        ofs_bad_input("active-set collective", "PE_start = %d, logPE_stride = %d, PE_size = %d "
-                      "do not describe PEs of the job (%d PEs)", PE_start, logPE_stride, PE_size,
-                      ofs_g.n_pes);
+        ofs_bad_input("active-set collective",
+                      "PE_start = %d, logPE_stride = %d, PE_size = %d "
+                      "do not describe PEs of the job (%d PEs)",
+                      PE_start, logPE_stride, PE_size, ofs_g.n_pes);
     if (me < 0 || me % stride != 0 || me / stride >= PE_size)
-        ofs_bad_input("active-set collective", "PE %d is not in the active set PE_start = %d, "
-                      "logPE_stride = %d, PE_size = %d", ofs_g.my_pe, PE_start, logPE_stride,
-                      PE_size);
+        ofs_bad_input("active-set collective",
+                      "PE %d is not in the active set PE_start = %d, "
+                      "logPE_stride = %d, PE_size = %d",
+                      ofs_g.my_pe, PE_start, logPE_stride, PE_size);
     memset(g, 0, sizeof(*g));
     g->size = PE_size;
     g->me = me / stride;
@@ -41,8 +43,8 @@ void coll_aset_grp(struct coll_grp *g, int PE_start, int logPE_stride, int PE_si
             g->all_local = 0;
 }
 
-void coll_broadcast_aset(void *dest, const void *src, size_t nelems, size_t elem_size,
-                         int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync)
+void coll_broadcast_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_root,
+                         int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     struct coll_grp g;
 
@@ -53,8 +55,8 @@ void coll_broadcast_aset(void *dest, const void *src, size_t nelems, size_t elem
     coll_grp_bcast(&g, dest, src, nelems * elem_size, PE_root, 0);
 }
 
-void coll_fcollect_aset(void *dest, const void *src, size_t nelems, size_t elem_size,
-                        int PE_start, int logPE_stride, int PE_size, long *pSync)
+void coll_fcollect_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_start,
+                        int logPE_stride, int PE_size, long *pSync)
 {
     struct coll_grp g;
 
@@ -62,8 +64,8 @@ void coll_fcollect_aset(void *dest, const void *src, size_t nelems, size_t elem_
     coll_grp_fcollect(&g, dest, src, nelems * elem_size);
 }
 
-void coll_collect_aset(void *dest, const void *src, size_t nelems, size_t elem_size,
-                       int PE_start, int logPE_stride, int PE_size, long *pSync)
+void coll_collect_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_start,
+                       int logPE_stride, int PE_size, long *pSync)
 {
     struct coll_grp g;
     size_t *offs, o = 0;
@@ -87,8 +89,8 @@ void coll_collect_aset(void *dest, const void *src, size_t nelems, size_t elem_s
     free(offs);
 }
 
-void coll_alltoall_aset(void *dest, const void *src, size_t nelems, size_t elem_size,
-                        int PE_start, int logPE_stride, int PE_size, long *pSync)
+void coll_alltoall_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_start,
+                        int logPE_stride, int PE_size, long *pSync)
 {
     struct coll_grp g;
 
@@ -96,9 +98,8 @@ void coll_alltoall_aset(void *dest, const void *src, size_t nelems, size_t elem_
     coll_grp_alltoalls(&g, dest, src, 1, 1, nelems, elem_size);
 }
 
-void coll_alltoalls_aset(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
-                         size_t nelems, size_t elem_size, int PE_start, int logPE_stride,
-                         int PE_size, long *pSync)
+void coll_alltoalls_aset(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                         size_t elem_size, int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     struct coll_grp g;
 
@@ -107,8 +108,8 @@ void coll_alltoalls_aset(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t s
 }
 
 void coll_reduce_aset(void *dest, const void *src, int nreduce, enum coll_op op,
-                      enum coll_type type, int PE_start, int logPE_stride, int PE_size,
-                      void *pWrk, long *pSync)
+                      enum coll_type type, int PE_start, int logPE_stride, int PE_size, void *pWrk,
+                      long *pSync)
 {
     struct coll_grp g;
 

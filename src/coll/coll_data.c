@@ -15,7 +15,7 @@
 
 #include <stdlib.h>
 
-#define COLL_BCAST_SA_MIN (64 * 1024)     /* auto: scatter+allgather from here */
+#define COLL_BCAST_SA_MIN (64 * 1024)      /* auto: scatter+allgather from here */
 #define COLL_COLLECT_RING_MIN (256 * 1024) /* auto: ring from here */
 
 static void bcast_binomial(struct coll_grp *g, char *dest, const char *src, size_t len, int root)

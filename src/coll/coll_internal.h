@@ -19,14 +19,14 @@
 #include <string.h>
 
 /* counter indices */
-#define COLL_F_BAR 0       /* 32: dissemination barrier rounds */
-#define COLL_F_BCAST 32    /* broadcast: from my parent in the tree */
-#define COLL_F_RING 33     /* ring collect: from my left neighbour */
-#define COLL_F_PRE 34      /* reduce: fold of an extra PE */
-#define COLL_F_POST 35     /* reduce: result back to an extra PE */
-#define COLL_F_RD 36       /* 16: recursive doubling rounds */
-#define COLL_F_RAB 52      /* 32: Rabenseifner halving then doubling rounds */
-#define COLL_F_BRUCK 84    /* 16: Bruck rounds */
+#define COLL_F_BAR 0    /* 32: dissemination barrier rounds */
+#define COLL_F_BCAST 32 /* broadcast: from my parent in the tree */
+#define COLL_F_RING 33  /* ring collect: from my left neighbour */
+#define COLL_F_PRE 34   /* reduce: fold of an extra PE */
+#define COLL_F_POST 35  /* reduce: result back to an extra PE */
+#define COLL_F_RD 36    /* 16: recursive doubling rounds */
+#define COLL_F_RAB 52   /* 32: Rabenseifner halving then doubling rounds */
+#define COLL_F_BRUCK 84 /* 16: Bruck rounds */
 #define COLL_NFLAGS 100
 /* pSync of an active set of n PEs holds ceil(log2 n) barrier counters, then the
  * broadcast and ring counters: at most COLL_ASET_NFLAGS longs */
@@ -37,32 +37,38 @@
 
 enum coll_alg {
     COLL_ALG_AUTO = 0,
-    COLL_ALG_DISSEMINATION, COLL_ALG_SHM,
-    COLL_ALG_BINOMIAL, COLL_ALG_SCATTER_ALLGATHER, COLL_ALG_LINEAR,
-    COLL_ALG_RECURSIVE_DOUBLING, COLL_ALG_RABENSEIFNER,
-    COLL_ALG_RING, COLL_ALG_BRUCK, COLL_ALG_PAIRWISE,
+    COLL_ALG_DISSEMINATION,
+    COLL_ALG_SHM,
+    COLL_ALG_BINOMIAL,
+    COLL_ALG_SCATTER_ALLGATHER,
+    COLL_ALG_LINEAR,
+    COLL_ALG_RECURSIVE_DOUBLING,
+    COLL_ALG_RABENSEIFNER,
+    COLL_ALG_RING,
+    COLL_ALG_BRUCK,
+    COLL_ALG_PAIRWISE,
 };
 
 struct coll_grp {
     int size, me;
-    int start, stride;      /* world PE of member i = start + i*stride ... */
-    const int *members;     /* ... unless this is non-NULL */
-    uint64_t *flags;        /* symmetric counters */
-    uint64_t *seen;         /* team: expected counts; NULL: consume (pSync) */
-    char *scratch;          /* symmetric scratch (teams only) */
+    int start, stride;  /* world PE of member i = start + i*stride ... */
+    const int *members; /* ... unless this is non-NULL */
+    uint64_t *flags;    /* symmetric counters */
+    uint64_t *seen;     /* team: expected counts; NULL: consume (pSync) */
+    char *scratch;      /* symmetric scratch (teams only) */
     size_t scratch_len;
-    size_t chunk;           /* bytes per reduction slot */
-    char *rscratch;         /* 2 parities x rslots reduction slots of chunk bytes */
+    size_t chunk;   /* bytes per reduction slot */
+    char *rscratch; /* 2 parities x rslots reduction slots of chunk bytes */
     int rslots;
-    int all_local;          /* every member reachable through comm_ptr */
-    int f_bcast, f_ring;    /* counters of broadcast and ring (compact for pSync) */
-    uint64_t *step;         /* reduction step counter (scratch parity) */
+    int all_local;       /* every member reachable through comm_ptr */
+    int f_bcast, f_ring; /* counters of broadcast and ring (compact for pSync) */
+    uint64_t *step;      /* reduction step counter (scratch parity) */
     struct comm_ctx *ctx;
 };
 
 /* per-team private state (team->priv) */
 struct coll_tpriv {
-    int *members;           /* world PE of each member */
+    int *members; /* world PE of each member */
     uint64_t seen[COLL_NFLAGS];
     uint64_t step;
     struct coll_grp grp;
@@ -70,7 +76,7 @@ struct coll_tpriv {
 
 struct coll_cfg {
     int barrier, bcast, reduce, collect, alltoall;
-    int fast_signal;        /* CPU atomics through comm_ptr are allowed */
+    int fast_signal; /* CPU atomics through comm_ptr are allowed */
 };
 extern struct coll_cfg coll_cfg OFS_HIDDEN;
 
@@ -84,7 +90,8 @@ void coll_signal(struct coll_grp *g, int idx, int i) OFS_HIDDEN;
 /* Wait until count more signals arrived on counter idx (and consume them). */
 void coll_wait(struct coll_grp *g, int idx, uint64_t count) OFS_HIDDEN;
 /* put len bytes to member i then signal its counter idx */
-void coll_put_signal(struct coll_grp *g, void *dst, const void *src, size_t len, int idx, int i) OFS_HIDDEN;
+void coll_put_signal(struct coll_grp *g, void *dst, const void *src, size_t len, int idx, int i)
+    OFS_HIDDEN;
 
 void coll_grp_barrier(struct coll_grp *g) OFS_HIDDEN;
 void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len, int root,
@@ -100,18 +107,21 @@ void coll_grp_reduce_linear(struct coll_grp *g, void *dest, const void *src, siz
                             enum coll_op op, enum coll_type type) OFS_HIDDEN;
 
 /* same-node groups (all_local): slices reduced through shared memory, two barriers */
-void coll_grp_reduce_shm(struct coll_grp *g, void *dest, const void *src, size_t n,
-                         enum coll_op op, enum coll_type type) OFS_HIDDEN;
+void coll_grp_reduce_shm(struct coll_grp *g, void *dest, const void *src, size_t n, enum coll_op op,
+                         enum coll_type type) OFS_HIDDEN;
 
 /* dst[i] = dst[i] op src[i], i < n elements of type */
-void coll_op_apply(enum coll_op op, enum coll_type type, void *dst, const void *src, size_t n) OFS_HIDDEN;
+void coll_op_apply(enum coll_op op, enum coll_type type, void *dst, const void *src, size_t n)
+    OFS_HIDDEN;
 
 struct coll_grp *coll_team_grp(struct coll_team *t) OFS_HIDDEN;
 size_t coll_grp_sizes_len(void) OFS_HIDDEN;
 extern uint64_t *coll_aset_pub OFS_HIDDEN; /* symmetric: my length for active-set collect */
 /* an active set as a group on pSync */
-void coll_aset_grp(struct coll_grp *g, int PE_start, int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
+void coll_aset_grp(struct coll_grp *g, int PE_start, int logPE_stride, int PE_size, long *pSync)
+    OFS_HIDDEN;
 
-int coll_alg_parse(const char *var, const char *val, const char *const *names, const int *algs) OFS_HIDDEN;
+int coll_alg_parse(const char *var, const char *val, const char *const *names, const int *algs)
+    OFS_HIDDEN;
 
 #endif

@@ -88,8 +88,8 @@ void coll_lock_clear(long *lock)
     comm_quiet(COMM_CTX_DEFAULT);
     next = __atomic_load_n(lock_node(lock), __ATOMIC_ACQUIRE) & COLL_LOCK_NEXT;
     if (next == 0) {
-        comm_amo(COMM_CTX_DEFAULT, COMM_AMO_CSWAP, COMM_DT_U32, lock_tail(lock), &zero, &me1,
-                 &old, lock_home(lock), 0);
+        comm_amo(COMM_CTX_DEFAULT, COMM_AMO_CSWAP, COMM_DT_U32, lock_tail(lock), &zero, &me1, &old,
+                 lock_home(lock), 0);
         if (old == me1) {
             node_reset(lock);
             return;

@@ -24,25 +24,41 @@ uint64_t *coll_aset_pub;
 #define COLL_POOL_BUDGET (4UL << 20)
 
 static struct {
-    char *base;           /* symmetric pool */
+    char *base; /* symmetric pool */
     size_t slot_len;
     int nslots;
-    int rounds;           /* ceil(log2 n_pes), at least 1 */
-    size_t sizes_len;     /* scratch bytes for collect sizes */
-    size_t chunk;         /* bytes per reduction slot */
-    uint64_t *used;       /* local: slot in use by a team I belong to */
+    int rounds;       /* ceil(log2 n_pes), at least 1 */
+    size_t sizes_len; /* scratch bytes for collect sizes */
+    size_t chunk;     /* bytes per reduction slot */
+    uint64_t *used;   /* local: slot in use by a team I belong to */
     int nwords;
-    uint64_t *split_buf;  /* symmetric: 2*nwords words for the slot agreement */
+    uint64_t *split_buf; /* symmetric: 2*nwords words for the slot agreement */
     pthread_mutex_t lock;
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-static const char *const alg_names[] = { "auto", "dissemination", "shm", "binomial",
-    "scatter_allgather", "linear", "recursive_doubling", "rabenseifner", "ring", "bruck",
-    "pairwise", NULL };
-static const int alg_ids[] = { COLL_ALG_AUTO, COLL_ALG_DISSEMINATION, COLL_ALG_SHM,
-    COLL_ALG_BINOMIAL, COLL_ALG_SCATTER_ALLGATHER, COLL_ALG_LINEAR,
-    COLL_ALG_RECURSIVE_DOUBLING, COLL_ALG_RABENSEIFNER, COLL_ALG_RING, COLL_ALG_BRUCK,
-    COLL_ALG_PAIRWISE };
+static const char *const alg_names[] = { "auto",
+                                         "dissemination",
+                                         "shm",
+                                         "binomial",
+                                         "scatter_allgather",
+                                         "linear",
+                                         "recursive_doubling",
+                                         "rabenseifner",
+                                         "ring",
+                                         "bruck",
+                                         "pairwise",
+                                         NULL };
+static const int alg_ids[] = { COLL_ALG_AUTO,
+                               COLL_ALG_DISSEMINATION,
+                               COLL_ALG_SHM,
+                               COLL_ALG_BINOMIAL,
+                               COLL_ALG_SCATTER_ALLGATHER,
+                               COLL_ALG_LINEAR,
+                               COLL_ALG_RECURSIVE_DOUBLING,
+                               COLL_ALG_RABENSEIFNER,
+                               COLL_ALG_RING,
+                               COLL_ALG_BRUCK,
+                               COLL_ALG_PAIRWISE };
 
 /* -1 if val is not one of the allowed algorithms (allowed: a list of ids, -1 ended) */
 static int alg_pick(const char *var, const char *val, const int *allowed)
@@ -62,10 +78,11 @@ static int alg_pick(const char *var, const char *val, const int *allowed)
 static ofs_status_t coll_parse_algs(void)
 {
     static const int bar[] = { COLL_ALG_AUTO, COLL_ALG_DISSEMINATION, -1 };
-    static const int bc[] = { COLL_ALG_AUTO, COLL_ALG_BINOMIAL, COLL_ALG_SCATTER_ALLGATHER,
-                              COLL_ALG_LINEAR, COLL_ALG_SHM, -1 };
-    static const int red[] = { COLL_ALG_AUTO, COLL_ALG_RECURSIVE_DOUBLING,
-                               COLL_ALG_RABENSEIFNER, COLL_ALG_LINEAR, COLL_ALG_SHM, -1 };
+    static const int bc[] = { COLL_ALG_AUTO,   COLL_ALG_BINOMIAL, COLL_ALG_SCATTER_ALLGATHER,
+                              COLL_ALG_LINEAR, COLL_ALG_SHM,      -1 };
+    static const int red[] = { COLL_ALG_AUTO,         COLL_ALG_RECURSIVE_DOUBLING,
+                               COLL_ALG_RABENSEIFNER, COLL_ALG_LINEAR,
+                               COLL_ALG_SHM,          -1 };
     static const int col[] = { COLL_ALG_AUTO, COLL_ALG_RING, COLL_ALG_BRUCK, COLL_ALG_LINEAR, -1 };
     static const int a2a[] = { COLL_ALG_AUTO, COLL_ALG_PAIRWISE, COLL_ALG_LINEAR, -1 };
 
@@ -74,8 +91,8 @@ static ofs_status_t coll_parse_algs(void)
     coll_cfg.reduce = alg_pick("REDUCE_ALGORITHM", ofs_g.params.REDUCE_ALGORITHM, red);
     coll_cfg.collect = alg_pick("COLLECT_ALGORITHM", ofs_g.params.COLLECT_ALGORITHM, col);
     coll_cfg.alltoall = alg_pick("ALLTOALL_ALGORITHM", ofs_g.params.ALLTOALL_ALGORITHM, a2a);
-    if (coll_cfg.barrier < 0 || coll_cfg.bcast < 0 || coll_cfg.reduce < 0 ||
-        coll_cfg.collect < 0 || coll_cfg.alltoall < 0)
+    if (coll_cfg.barrier < 0 || coll_cfg.bcast < 0 || coll_cfg.reduce < 0 || coll_cfg.collect < 0 ||
+        coll_cfg.alltoall < 0)
         return OFS_ERR_INVAL;
     return OFS_OK;
 }
@@ -86,8 +103,8 @@ static inline char *slot_base(int id)
 }
 
 /* Fill in a team whose slot is id; members may be NULL (strided start/stride). */
-static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int start,
-                               int stride, int size, int my_index, long mask, int nctx,
+static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int start, int stride,
+                               int size, int my_index, long mask, int nctx,
                                struct coll_team *parent)
 {
     struct coll_tpriv *p = calloc(1, sizeof(*p));
@@ -176,7 +193,8 @@ ofs_status_t coll_init(void)
     }
     if (ofs_g.params.TEAMS_MAX < 2) {
         ofs_log_error("SHMEM_TEAMS_MAX = %ld: at least 2 are needed (SHMEM_TEAM_WORLD and "
-                      "SHMEM_TEAM_SHARED)", ofs_g.params.TEAMS_MAX);
+                      "SHMEM_TEAM_SHARED)",
+                      ofs_g.params.TEAMS_MAX);
         return OFS_ERR_INVAL;
     }
     pool.nslots = (int)ofs_g.params.TEAMS_MAX;
@@ -203,8 +221,8 @@ ofs_status_t coll_init(void)
     coll_aset_pub = pool.split_buf ? pool.split_buf + 2 * pool.nwords : NULL;
     if (!pool.base || !pool.split_buf) {
         ofs_log_error("shmem_init: no room for the team pool (%zu bytes for SHMEM_TEAMS_MAX = %d "
-                      "teams): lower SHMEM_TEAMS_MAX", pool.slot_len * (size_t)pool.nslots,
-                      pool.nslots);
+                      "teams): lower SHMEM_TEAMS_MAX",
+                      pool.slot_len * (size_t)pool.nslots, pool.nslots);
         return OFS_ERR_NOMEM;
     }
     memset(pool.base, 0, pool.slot_len * (size_t)pool.nslots);
@@ -264,8 +282,8 @@ void coll_fini(void)
  * parent indices (pidx, n; n = 0: none).  Returns the new team or NULL; *err_p set
  * to nonzero on every PE when no slot is free.
  */
-static struct coll_team *team_create(struct coll_team *parent, const int *pidx, int n,
-                                     long mask, int nctx, int *err_p)
+static struct coll_team *team_create(struct coll_team *parent, const int *pidx, int n, long mask,
+                                     int nctx, int *err_p)
 {
     struct coll_grp *pg = coll_team_grp(parent);
     uint64_t *in = pool.split_buf, *out = pool.split_buf + pool.nwords;
@@ -319,11 +337,11 @@ int coll_team_split_strided(struct coll_team *parent, int start, int stride, int
 
     *new_p = NULL;
     /* a negative stride lists the members in reverse order (no wrap-around) */
-    if (size < 1 || start < 0 || start >= N || (size > 1 && stride == 0) || last < 0 ||
-        last >= N) {
+    if (size < 1 || start < 0 || start >= N || (size > 1 && stride == 0) || last < 0 || last >= N) {
         if (parent->my_pe == 0)
             ofs_log_debug("shmem_team_split_strided: start = %d, stride = %d, size = %d does "
-                          "not describe PEs of the parent team (size %d)", start, stride, size, N);
+                          "not describe PEs of the parent team (size %d)",
+                          start, stride, size, N);
         return 1;
     }
     pidx = malloc((size_t)size * sizeof(int));

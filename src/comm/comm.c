@@ -44,7 +44,7 @@ static ofs_status_t comm_routes(unsigned char *peers[COMM_NTP])
         return OFS_ERR_NOMEM;
     for (int pe = 0; pe < n; pe++) {
         int t = (local_shm && ofs_g.node_of[pe] == ofs_g.node_of[ofs_g.my_pe]) ? COMM_TP_SHM
-                                                                                : COMM_TP_OFI;
+                                                                               : COMM_TP_OFI;
         comm_g.rma[pe] = comm_tps[t];
         peers[t][pe] = 1;
     }
@@ -198,7 +198,8 @@ void comm_iput(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_s
     s = comm_seg(dst, 0, &off);
     for (size_t i = 0; i < nelems; i++)
         tp->put(ctx, s, off + (size_t)((ptrdiff_t)i * dst_stride) * elem_size,
-                (const char *)src + (ptrdiff_t)i * src_stride * (ptrdiff_t)elem_size, elem_size, pe);
+                (const char *)src + (ptrdiff_t)i * src_stride * (ptrdiff_t)elem_size, elem_size,
+                pe);
 }
 
 void comm_iget(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,

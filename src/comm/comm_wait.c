@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define WAIT_SPINS 64           /* one CPU per PE */
-#define WAIT_SPINS_OVERSUB 2    /* more same-node PEs than CPUs */
+#define WAIT_SPINS 64        /* one CPU per PE */
+#define WAIT_SPINS_OVERSUB 2 /* more same-node PEs than CPUs */
 #define WAIT_YIELDS 256
 #define WAIT_MAX_SLEEP_NS 100000
 
@@ -68,9 +68,14 @@ void comm_wait_backoff(unsigned *iter)
 }
 
 /* SHMEM_CMP_EQ..GE are 1..6 in shmem.h */
-#define CMP_APPLY(a, b, cmp)                                                 \
-    ((cmp) == 1 ? (a) == (b) : (cmp) == 2 ? (a) != (b) : (cmp) == 3 ? (a) > (b) \
-     : (cmp) == 4 ? (a) <= (b) : (cmp) == 5 ? (a) < (b) : (cmp) == 6 ? (a) >= (b) : 0)
+#define CMP_APPLY(a, b, cmp)   \
+    ((cmp) == 1   ? (a) == (b) \
+     : (cmp) == 2 ? (a) != (b) \
+     : (cmp) == 3 ? (a) > (b)  \
+     : (cmp) == 4 ? (a) <= (b) \
+     : (cmp) == 5 ? (a) < (b)  \
+     : (cmp) == 6 ? (a) >= (b) \
+                  : 0)
 
 int comm_test_cmp(const void *ivar, int cmp, const void *value, size_t size, int is_signed,
                   int is_float)
@@ -93,34 +98,42 @@ int comm_test_cmp(const void *ivar, int cmp, const void *value, size_t size, int
     switch (size) {
     case 1:
         if (is_signed) {
-            int8_t a = __atomic_load_n((const int8_t *)ivar, __ATOMIC_ACQUIRE), b = *(const int8_t *)value;
+            int8_t a = __atomic_load_n((const int8_t *)ivar, __ATOMIC_ACQUIRE),
+                   b = *(const int8_t *)value;
             return CMP_APPLY(a, b, cmp);
         } else {
-            uint8_t a = __atomic_load_n((const uint8_t *)ivar, __ATOMIC_ACQUIRE), b = *(const uint8_t *)value;
+            uint8_t a = __atomic_load_n((const uint8_t *)ivar, __ATOMIC_ACQUIRE),
+                    b = *(const uint8_t *)value;
             return CMP_APPLY(a, b, cmp);
         }
     case 2:
         if (is_signed) {
-            int16_t a = __atomic_load_n((const int16_t *)ivar, __ATOMIC_ACQUIRE), b = *(const int16_t *)value;
+            int16_t a = __atomic_load_n((const int16_t *)ivar, __ATOMIC_ACQUIRE),
+                    b = *(const int16_t *)value;
             return CMP_APPLY(a, b, cmp);
         } else {
-            uint16_t a = __atomic_load_n((const uint16_t *)ivar, __ATOMIC_ACQUIRE), b = *(const uint16_t *)value;
+            uint16_t a = __atomic_load_n((const uint16_t *)ivar, __ATOMIC_ACQUIRE),
+                     b = *(const uint16_t *)value;
             return CMP_APPLY(a, b, cmp);
         }
     case 4:
         if (is_signed) {
-            int32_t a = __atomic_load_n((const int32_t *)ivar, __ATOMIC_ACQUIRE), b = *(const int32_t *)value;
+            int32_t a = __atomic_load_n((const int32_t *)ivar, __ATOMIC_ACQUIRE),
+                    b = *(const int32_t *)value;
             return CMP_APPLY(a, b, cmp);
         } else {
-            uint32_t a = __atomic_load_n((const uint32_t *)ivar, __ATOMIC_ACQUIRE), b = *(const uint32_t *)value;
+            uint32_t a = __atomic_load_n((const uint32_t *)ivar, __ATOMIC_ACQUIRE),
+                     b = *(const uint32_t *)value;
             return CMP_APPLY(a, b, cmp);
         }
     default:
         if (is_signed) {
-            int64_t a = __atomic_load_n((const int64_t *)ivar, __ATOMIC_ACQUIRE), b = *(const int64_t *)value;
+            int64_t a = __atomic_load_n((const int64_t *)ivar, __ATOMIC_ACQUIRE),
+                    b = *(const int64_t *)value;
             return CMP_APPLY(a, b, cmp);
         } else {
-            uint64_t a = __atomic_load_n((const uint64_t *)ivar, __ATOMIC_ACQUIRE), b = *(const uint64_t *)value;
+            uint64_t a = __atomic_load_n((const uint64_t *)ivar, __ATOMIC_ACQUIRE),
+                     b = *(const uint64_t *)value;
             return CMP_APPLY(a, b, cmp);
         }
     }

@@ -159,21 +159,21 @@ static ofs_status_t heap_check_space(size_t len)
 
     avail = (unsigned long long)sv.f_bavail * sv.f_frsize;
     if (len > avail) {
-        ofs_log_error("SHMEM_SYMMETRIC_SIZE=%s needs %zu bytes of shared memory per PE but %s "
-                      "has only %s free: lower SHMEM_SYMMETRIC_SIZE, or enlarge %s (e.g. "
-                      "docker run --shm-size), or set SHMEM_SHM_DIR to a larger tmpfs",
-                      heap_size_str((unsigned long long)ofs_g.params.SYMMETRIC_SIZE, want,
-                                    sizeof(want)),
-                      len, dir, heap_size_str(avail, have, sizeof(have)), dir);
+        ofs_log_error(
+            "SHMEM_SYMMETRIC_SIZE=%s needs %zu bytes of shared memory per PE but %s "
+            "has only %s free: lower SHMEM_SYMMETRIC_SIZE, or enlarge %s (e.g. "
+            "docker run --shm-size), or set SHMEM_SHM_DIR to a larger tmpfs",
+            heap_size_str((unsigned long long)ofs_g.params.SYMMETRIC_SIZE, want, sizeof(want)), len,
+            dir, heap_size_str(avail, have, sizeof(have)), dir);
         return OFS_ERR_NOSPACE;
     }
     if ((unsigned long long)len * ofs_g.local_size > avail)
-        ofs_log_warn("%d PEs x SHMEM_SYMMETRIC_SIZE=%s exceed the %s free in %s: "
-                     "a PE may be killed (SIGBUS) if the heaps fill up",
-                     ofs_g.local_size,
-                     heap_size_str((unsigned long long)ofs_g.params.SYMMETRIC_SIZE, want,
-                                   sizeof(want)),
-                     heap_size_str(avail, have, sizeof(have)), dir);
+        ofs_log_warn(
+            "%d PEs x SHMEM_SYMMETRIC_SIZE=%s exceed the %s free in %s: "
+            "a PE may be killed (SIGBUS) if the heaps fill up",
+            ofs_g.local_size,
+            heap_size_str((unsigned long long)ofs_g.params.SYMMETRIC_SIZE, want, sizeof(want)),
+            heap_size_str(avail, have, sizeof(have)), dir);
     return OFS_OK;
 }
 
@@ -207,7 +207,9 @@ static ofs_status_t heap_create_heap(void)
     return heap_alloc_init(p, len);
 }
 
-struct heap_range { uintptr_t start, end; };
+struct heap_range {
+    uintptr_t start, end;
+};
 
 static int heap_phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -243,9 +245,8 @@ static int heap_phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
 
 /* Copy the whole data segment, sanitizer redzones between variables included: a plain
  * word loop that AddressSanitizer neither instruments nor turns into memcpy. */
-__attribute__((no_sanitize_address, noinline)) static void heap_copy_words(void *dst,
-                                                                          const void *src,
-                                                                          size_t len)
+__attribute__((no_sanitize_address, noinline)) static void
+heap_copy_words(void *dst, const void *src, size_t len)
 {
     volatile uint64_t *d = dst;
     const volatile uint64_t *s = src;

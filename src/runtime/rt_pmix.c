@@ -14,11 +14,16 @@
 #include <unistd.h>
 
 struct rt_state {
-    int pmix_up;            /* PMIx_Init succeeded */
+    int pmix_up; /* PMIx_Init succeeded */
     pmix_proc_t myproc;
     char job_id[32];
     /* singleton key/value store: our own puts */
-    struct rt_kv { char key[64]; void *val; size_t len; struct rt_kv *next; } *local_kv;
+    struct rt_kv {
+        char key[64];
+        void *val;
+        size_t len;
+        struct rt_kv *next;
+    } * local_kv;
 };
 static struct rt_state rt;
 

@@ -30,10 +30,22 @@ ofs_status_t ofs_env_parse_size(const char *str, long *out_p)
     if (end == str || errno != 0)
         return OFS_ERR_INVAL;
     switch (toupper((unsigned char)*end)) {
-    case 'K': mult = 1024.0L; end++; break;
-    case 'M': mult = 1024.0L * 1024; end++; break;
-    case 'G': mult = 1024.0L * 1024 * 1024; end++; break;
-    case 'T': mult = 1024.0L * 1024 * 1024 * 1024; end++; break;
+    case 'K':
+        mult = 1024.0L;
+        end++;
+        break;
+    case 'M':
+        mult = 1024.0L * 1024;
+        end++;
+        break;
+    case 'G':
+        mult = 1024.0L * 1024 * 1024;
+        end++;
+        break;
+    case 'T':
+        mult = 1024.0L * 1024 * 1024 * 1024;
+        end++;
+        break;
     default: break;
     }
     if (mult != 1 && (*end == 'B' || *end == 'b'))

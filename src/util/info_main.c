@@ -16,8 +16,8 @@ static void info_providers(void)
         return;
     hints->caps = FI_RMA;
     hints->ep_attr->type = FI_EP_RDM;
-    hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY |
-                                  FI_MR_LOCAL | FI_MR_ENDPOINT;
+    hints->domain_attr->mr_mode =
+        FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_LOCAL | FI_MR_ENDPOINT;
     printf("libfabric:\n  version %u.%u (header %u.%u)\n", FI_MAJOR(fi_version()),
            FI_MINOR(fi_version()), FI_MAJOR_VERSION, FI_MINOR_VERSION);
     if (fi_getinfo(FI_VERSION(1, 5), NULL, NULL, 0, hints, &list) != 0) {
@@ -48,11 +48,12 @@ static void info_topology(void)
         printf("topology: unknown (hwloc failed)\n");
         return;
     }
-    printf("topology (hwloc %s): %d package(s), %d NUMA node(s), %d core(s), %d hardware thread(s)\n",
-           HWLOC_VERSION, hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE),
-           hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE),
-           hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE),
-           hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU));
+    printf(
+        "topology (hwloc %s): %d package(s), %d NUMA node(s), %d core(s), %d hardware thread(s)\n",
+        HWLOC_VERSION, hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE),
+        hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE),
+        hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE),
+        hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU));
     hwloc_topology_destroy(topo);
 }
 

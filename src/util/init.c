@@ -53,8 +53,9 @@ ofs_status_t ofs_init(int requested_thread_level)
         goto err_rt;
     /* every level up to SHMEM_THREAD_MULTIPLE is provided; set before the transports
      * start so that they can lock shareable contexts */
-    ofs_g.thread_level = requested_thread_level < 0 ? 0
-                         : requested_thread_level > 3 ? 3 : requested_thread_level;
+    ofs_g.thread_level = requested_thread_level < 0   ? 0
+                         : requested_thread_level > 3 ? 3
+                                                      : requested_thread_level;
     st = comm_init();
     if (st != OFS_OK)
         goto err_heap;

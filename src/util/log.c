@@ -23,15 +23,15 @@ static void log_vline(const char *level, const char *routine, const char *fmt, v
     fflush(stderr);
 }
 
-#define OFS_DEFINE_LOG(fn, level, cond)          \
-    void fn(const char *fmt, ...)                \
-    {                                            \
-        va_list ap;                              \
-        if (!(cond))                             \
-            return;                              \
-        va_start(ap, fmt);                       \
-        log_vline(level, NULL, fmt, ap);         \
-        va_end(ap);                              \
+#define OFS_DEFINE_LOG(fn, level, cond)  \
+    void fn(const char *fmt, ...)        \
+    {                                    \
+        va_list ap;                      \
+        if (!(cond))                     \
+            return;                      \
+        va_start(ap, fmt);               \
+        log_vline(level, NULL, fmt, ap); \
+        va_end(ap);                      \
     }
 
 OFS_DEFINE_LOG(ofs_log_error, "error: ", 1)

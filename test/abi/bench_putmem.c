@@ -31,7 +31,8 @@ int main(int argc, char **argv)
     shmem_quiet();
     double t1 = now();
     if (shmem_my_pe() == 0)
-        printf("8-byte shmem_putmem: %.2f ns per call (%ld calls)\n", (t1 - t0) * 1e9 / iters, iters);
+        printf("8-byte shmem_putmem: %.2f ns per call (%ld calls)\n", (t1 - t0) * 1e9 / iters,
+               iters);
     shmem_barrier_all();
     shmem_finalize();
     return 0;

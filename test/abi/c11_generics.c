@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include "../functional/tests.h"
 
-#define IS(expr, type) _Generic((expr), type: 1, default: 0)
+#define IS(expr, type) _Generic((expr), type : 1, default : 0)
 
 static long l[4], l2[4];
 static long double ld[2], ld2[2];
@@ -43,7 +43,7 @@ int main(int argc, char **argv)
     long lv = 0;
     double dv = 0;
     size_t idx[4];
-    long cmpv[4] = {0, 0, 0, 0};
+    long cmpv[4] = { 0, 0, 0, 0 };
     shmem_init();
     if (argc > 99)
         collectives_compile_only();
@@ -149,8 +149,14 @@ int main(int argc, char **argv)
     CHECK(shmem_fetch(dd, 0) == 8.0 && IS(shmem_fetch(dd, 0), double));
 
     /* point-to-point synchronization */
-    l[0] = 1; l[1] = 1; l[2] = 0; l[3] = 1;
-    cmpv[0] = 1; cmpv[1] = 1; cmpv[2] = 0; cmpv[3] = 1;
+    l[0] = 1;
+    l[1] = 1;
+    l[2] = 0;
+    l[3] = 1;
+    cmpv[0] = 1;
+    cmpv[1] = 1;
+    cmpv[2] = 0;
+    cmpv[3] = 1;
     shmem_wait_until(l, SHMEM_CMP_EQ, 1L);
     shmem_wait_until_all(l, 2, NULL, SHMEM_CMP_EQ, 1L);
     CHECK(shmem_wait_until_any(l, 4, NULL, SHMEM_CMP_EQ, 0L) == 2);

@@ -17,7 +17,7 @@ static int dst[2];
 
 int main(void)
 {
-    int src[2] = {11, 22};
+    int src[2] = { 11, 22 };
     shmem_init();
     shmem_int_put(dst, src, 1, shmem_my_pe());
     shmem_put(&dst[1], &src[1], 1, shmem_my_pe());

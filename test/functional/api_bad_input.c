@@ -9,7 +9,7 @@ static uint64_t sig;
 
 int main(int argc, char **argv)
 {
-    int local[4] = {0};
+    int local[4] = { 0 };
     const char *what = argc > 1 ? argv[1] : "";
     if (!strcmp(what, "noinit")) {
         shmem_int_p(target, 1, 0);

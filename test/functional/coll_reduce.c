@@ -16,9 +16,11 @@ static long long val(int r, size_t i, enum coll_op op)
 {
     switch (op) {
     case COLL_OP_PROD: return (long long)((r + i) % 2 + 1);
-    case COLL_OP_AND: case COLL_OP_OR: case COLL_OP_XOR:
-        return (long long)(((size_t)r * 37 + i * 11) & 0x7f);
-    case COLL_OP_MAX: case COLL_OP_MIN: return (long long)(((size_t)r * 7 + i) % 11);
+    case COLL_OP_AND:
+    case COLL_OP_OR:
+    case COLL_OP_XOR: return (long long)(((size_t)r * 37 + i * 11) & 0x7f);
+    case COLL_OP_MAX:
+    case COLL_OP_MIN: return (long long)(((size_t)r * 7 + i) % 11);
     default: return (long long)((r + i) % 5 + 1);
     }
 }
@@ -41,6 +43,7 @@ static long long expect(int n, size_t i, enum coll_op op)
     return e;
 }
 
+/* clang-format off */
 #define TYPES(X)                                                                          \
     X(COLL_T_CHAR, char) X(COLL_T_SCHAR, signed char) X(COLL_T_SHORT, short)              \
     X(COLL_T_INT, int) X(COLL_T_LONG, long) X(COLL_T_LONGLONG, long long)                 \
@@ -51,14 +54,15 @@ static long long expect(int n, size_t i, enum coll_op op)
     X(COLL_T_INT64, int64_t) X(COLL_T_UINT8, uint8_t) X(COLL_T_UINT16, uint16_t)          \
     X(COLL_T_UINT32, uint32_t) X(COLL_T_UINT64, uint64_t) X(COLL_T_SIZE, size_t)          \
     X(COLL_T_FLOAT, float) X(COLL_T_DOUBLE, double) X(COLL_T_LONGDOUBLE, long double)
+/* clang-format on */
 
 static void fill(enum coll_type t, void *p, int r, size_t n, enum coll_op op)
 {
     switch (t) {
-#define F(E, T)                                      \
-    case E:                                          \
-        for (size_t i = 0; i < n; i++)               \
-            ((T *)p)[i] = (T)val(r, i, op);          \
+#define F(E, T)                             \
+    case E:                                 \
+        for (size_t i = 0; i < n; i++)      \
+            ((T *)p)[i] = (T)val(r, i, op); \
         break;
         TYPES(F)
 #undef F
@@ -80,7 +84,7 @@ static long verify(enum coll_type t, const void *p, int nm, size_t n, enum coll_
     for (size_t i = 0; i < n; i++) {
         int ok = 1;
         switch (t) {
-#define F(E, T)                                                       \
+#define F(E, T) \
     case E: ok = ((const T *)p)[i] == (T)expect(nm, i, op); break;
             TYPES(F)
 #undef F

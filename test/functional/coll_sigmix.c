@@ -63,8 +63,10 @@ int main(void)
                 seen = __atomic_load_n(&y, __ATOMIC_ACQUIRE);
                 long xv = shmem_long_atomic_fetch(&x, 1);
                 if (xv < seen && bad++ == 0)
-                    fprintf(stderr, "PE 1: saw y = %ld but x = %ld: the fence did not order the "
-                                    "atomic before the put\n", seen, xv);
+                    fprintf(stderr,
+                            "PE 1: saw y = %ld but x = %ld: the fence did not order the "
+                            "atomic before the put\n",
+                            seen, xv);
             }
             CHECK(bad == 0);
         }

@@ -103,7 +103,8 @@ int main(void)
         CHECK(odd != SHMEM_TEAM_INVALID);
         CHECK(shmem_team_my_pe(odd) == me / 2);
         CHECK(shmem_team_n_pes(odd) == (npes > 1 ? npes / 2 : 1));
-        CHECK(shmem_team_get_config(odd, SHMEM_TEAM_NUM_CONTEXTS, &c2) == 0 && c2.num_contexts == 3);
+        CHECK(shmem_team_get_config(odd, SHMEM_TEAM_NUM_CONTEXTS, &c2) == 0 &&
+              c2.num_contexts == 3);
         CHECK(shmem_team_translate_pe(odd, 0, SHMEM_TEAM_WORLD) == (npes > 1));
         CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, me, odd) == me / 2);
         CHECK(shmem_team_translate_pe(odd, shmem_team_n_pes(odd), SHMEM_TEAM_WORLD) == -1);

@@ -1,7 +1,8 @@
 /* The seed program: PE 0 puts 42 into PE 1's copy of a static variable. */
 #include <shmem.h>
 #include <stdio.h>
-int main() {
+int main()
+{
     shmem_init();
     int my_pe = shmem_my_pe();
     int num_pes = shmem_n_pes();

@@ -66,8 +66,10 @@ int main(void)
         int64_t t;
         comm_get(COMM_CTX_DEFAULT, &t, &reentry_ns, sizeof(t), target);
         if (!(done_ns < t))
-            fprintf(stderr, "PE 0: the operations finished %.3f s after the target re-entered "
-                            "the library: no passive progress\n", (double)(done_ns - t) / 1e9);
+            fprintf(stderr,
+                    "PE 0: the operations finished %.3f s after the target re-entered "
+                    "the library: no passive progress\n",
+                    (double)(done_ns - t) / 1e9);
         else
             printf("ofi_progress: done %.3f s before the target re-entered the library\n",
                    (double)(t - done_ns) / 1e9);

@@ -9,8 +9,9 @@ static unsigned char static_buf[256 * 1024 + 64];
 static uint64_t sig;
 static uint64_t flag;
 
-static const size_t sizes[] = { 1, 2, 4, 7, 8, 63, 64, 65, 255, 256, 1023, 4095, 4096, 4097,
-                                8191, 8192, 8193, 16385, 65536, 65537, 262147, 1048579, BIG };
+static const size_t sizes[] = { 1,    2,     4,     7,     8,      63,      64,   65,
+                                255,  256,   1023,  4095,  4096,   4097,    8191, 8192,
+                                8193, 16385, 65536, 65537, 262147, 1048579, BIG };
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
 
 static void round_put(struct comm_ctx *ctx, unsigned char *heap, unsigned char *src,
@@ -96,8 +97,8 @@ static void test_put_signal(unsigned char *heap, unsigned char *src)
                 comm_put_signal(COMM_CTX_DEFAULT, heap, src, len, &sig, 1, COMM_SIG_ADD, right,
                                 mode & 1);
             else
-                comm_put_signal(COMM_CTX_DEFAULT, heap, src, len, &sig, expect, COMM_SIG_SET,
-                                right, mode & 1);
+                comm_put_signal(COMM_CTX_DEFAULT, heap, src, len, &sig, expect, COMM_SIG_SET, right,
+                                mode & 1);
             wait_u64_ge(&sig, expect);
             CHECK(__atomic_load_n(&sig, __ATOMIC_ACQUIRE) == expect);
             CHECK_BUF(heap, left, len, salt, "put_signal");

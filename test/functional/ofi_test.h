@@ -20,13 +20,13 @@ void *shmem_malloc(size_t size);
 void shmem_free(void *ptr);
 
 static int test_failures;
-#define CHECK(cond)                                                                     \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
-            fprintf(stderr, "PE %d: %s:%d: check failed: %s\n", shmem_my_pe(), __FILE__, \
-                    __LINE__, #cond);                                                   \
-            test_failures++;                                                            \
-        }                                                                               \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "PE %d: %s:%d: check failed: %s\n", shmem_my_pe(), __FILE__, __LINE__, \
+                    #cond);                                                                        \
+            test_failures++;                                                                       \
+        }                                                                                          \
     } while (0)
 
 /* Every PE reports; exit status is nonzero if any PE failed. */
@@ -68,14 +68,14 @@ static inline long verify(const unsigned char *b, int pe, size_t len, int salt)
     return -1;
 }
 
-#define CHECK_BUF(b, pe, len, salt, what)                                                   \
-    do {                                                                                    \
-        long bad_ = verify((b), (pe), (len), (salt));                                       \
-        if (bad_ >= 0) {                                                                    \
+#define CHECK_BUF(b, pe, len, salt, what)                                                    \
+    do {                                                                                     \
+        long bad_ = verify((b), (pe), (len), (salt));                                        \
+        if (bad_ >= 0) {                                                                     \
             fprintf(stderr, "PE %d: %s, %zu bytes: byte %ld wrong\n", shmem_my_pe(), (what), \
-                    (size_t)(len), bad_);                                                   \
-            test_failures++;                                                                \
-        }                                                                                   \
+                    (size_t)(len), bad_);                                                    \
+            test_failures++;                                                                 \
+        }                                                                                    \
     } while (0)
 
 static inline void wait_u64_ge(uint64_t *p, uint64_t v)

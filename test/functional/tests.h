@@ -6,13 +6,13 @@
 #include <stdlib.h>
 
 static int test_failures;
-#define CHECK(cond)                                                                     \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
-            fprintf(stderr, "PE %d: %s:%d: check failed: %s\n", shmem_my_pe(), __FILE__, \
-                    __LINE__, #cond);                                                   \
-            test_failures++;                                                            \
-        }                                                                               \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "PE %d: %s:%d: check failed: %s\n", shmem_my_pe(), __FILE__, __LINE__, \
+                    #cond);                                                                        \
+            test_failures++;                                                                       \
+        }                                                                                          \
     } while (0)
 
 /* Every PE reports; exit status is nonzero if any PE failed. */
@@ -29,7 +29,8 @@ static inline int test_finish(const char *name)
         total += (int)v;
     }
     if (shmem_my_pe() == 0)
-        printf("%s: %s (%d PEs, %d failures)\n", name, total ? "FAILED" : "ok", shmem_n_pes(), total);
+        printf("%s: %s (%d PEs, %d failures)\n", name, total ? "FAILED" : "ok", shmem_n_pes(),
+               total);
     shmem_finalize();
     return total != 0;
 }

@@ -8,13 +8,13 @@
 
 static long counter;
 static int failures;
-#define CHECK(c)                                                                            \
-    do {                                                                                    \
-        if (!(c)) {                                                                         \
-            fprintf(stderr, "PE %d: %s:%d: check failed: %s\n", shmem_my_pe(), __FILE__,    \
-                    __LINE__, #c);                                                          \
-            failures++;                                                                     \
-        }                                                                                   \
+#define CHECK(c)                                                                                   \
+    do {                                                                                           \
+        if (!(c)) {                                                                                \
+            fprintf(stderr, "PE %d: %s:%d: check failed: %s\n", shmem_my_pe(), __FILE__, __LINE__, \
+                    #c);                                                                           \
+            failures++;                                                                            \
+        }                                                                                          \
     } while (0)
 
 int main(void)

@@ -27,15 +27,15 @@ static void report(const char *what, size_t bytes, double us)
     fflush(stdout);
 }
 
-#define TIME(what, bytes, iters, stmt)                       \
-    do {                                                     \
-        for (int w_ = 0; w_ < (iters) / 10 + 1; w_++)       \
-            stmt;                                            \
-        shmem_barrier_all();                                 \
-        double t0_ = now_us();                               \
-        for (int i_ = 0; i_ < (iters); i_++)                 \
-            stmt;                                            \
-        report(what, bytes, (now_us() - t0_) / (iters));     \
+#define TIME(what, bytes, iters, stmt)                   \
+    do {                                                 \
+        for (int w_ = 0; w_ < (iters) / 10 + 1; w_++)    \
+            stmt;                                        \
+        shmem_barrier_all();                             \
+        double t0_ = now_us();                           \
+        for (int i_ = 0; i_ < (iters); i_++)             \
+            stmt;                                        \
+        report(what, bytes, (now_us() - t0_) / (iters)); \
     } while (0)
 
 int main(int argc, char **argv)

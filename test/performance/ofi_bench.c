@@ -43,8 +43,8 @@ int main(void)
         return 1;
     }
     if (me == 0)
-        printf("%-10s %10s %10s %10s %10s %10s %10s\n", "bytes", "pp_lat_us", "putq_us",
-               "get_us", "put_GB/s", "get_GB/s", "");
+        printf("%-10s %10s %10s %10s %10s %10s %10s\n", "bytes", "pp_lat_us", "putq_us", "get_us",
+               "put_GB/s", "get_GB/s", "");
     for (size_t sz = 8; sz <= MAXSZ; sz *= 4) {
         int it = iters_for(sz, 2000);
         double pp = 0, putq = 0, get = 0, pbw = 0, gbw = 0;

@@ -74,8 +74,8 @@ int main(int argc, char **argv)
     static uint64_t seed_all;
     if (me == 0) {
         seed_all = seed;
-        printf("stress: seed %llu, %d PEs, %s %ld, slice %ld bytes\n", (unsigned long long)seed,
-               n, seconds ? "seconds" : "iterations", seconds ? seconds : iters, slice);
+        printf("stress: seed %llu, %d PEs, %s %ld, slice %ld bytes\n", (unsigned long long)seed, n,
+               seconds ? "seconds" : "iterations", seconds ? seconds : iters, slice);
         fflush(stdout);
     }
     shmem_barrier_all();
@@ -116,8 +116,10 @@ int main(int argc, char **argv)
             shmem_quiet();
             shmem_getmem(buf, remote, len, t);
             if (memcmp(buf, model + (size_t)t * slice + off, len) != 0) {
-                fprintf(stderr, "PE %d: iteration %ld: get of %zu bytes at %zu from PE %d "
-                        "differs from the model\n", me, it, len, off, t);
+                fprintf(stderr,
+                        "PE %d: iteration %ld: get of %zu bytes at %zu from PE %d "
+                        "differs from the model\n",
+                        me, it, len, off, t);
                 failures++;
             }
             break;
@@ -170,8 +172,8 @@ int main(int argc, char **argv)
     }
     if (all_added != all_counted) {
         if (me == 0)
-            fprintf(stderr, "fetch-add totals differ: added %ld, counters hold %ld\n",
-                    all_added, all_counted);
+            fprintf(stderr, "fetch-add totals differ: added %ld, counters hold %ld\n", all_added,
+                    all_counted);
         all_fail++;
     }
     if (seconds && rss_first && rss_last > rss_first + 16 * 1024) {
@@ -181,8 +183,7 @@ int main(int argc, char **argv)
     }
     if (me == 0)
         printf("stress: %s: %ld ops on PE 0 in %.1f s, %d failures, seed %llu\n",
-               all_fail ? "FAILED" : "ok", ops, now() - t0, all_fail,
-               (unsigned long long)seed_all);
+               all_fail ? "FAILED" : "ok", ops, now() - t0, all_fail, (unsigned long long)seed_all);
     if (me == 0 && seconds)
         printf("stress: PE 0 resident memory %ld KiB after the first 10 s, %ld KiB at the end\n",
                rss_first, rss_last);

@@ -4,12 +4,12 @@
 #include <stdio.h>
 
 static int failures;
-#define EXPECT(cond)                                                              \
-    do {                                                                          \
-        if (!(cond)) {                                                            \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);   \
-            failures++;                                                           \
-        }                                                                         \
+#define EXPECT(cond)                                                            \
+    do {                                                                        \
+        if (!(cond)) {                                                          \
+            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                         \
+        }                                                                       \
     } while (0)
 
 static enum ofi_put_proto sel(size_t len, const struct ofi_thresh *t)
@@ -68,7 +68,7 @@ int main(void)
     EXPECT(t.chunk == 1000 && t.bounce_max == 1000 && ofi_chunk_count(2001, &t) == 3);
     ofi_thresh_compute(64, 1000, -1, 8192, 64, 4096, &t); /* the smaller wins */
     EXPECT(t.chunk == 1000);
-    ofi_thresh_compute(64, 32, -1, 8192, 64, 0, &t);      /* inject never above a chunk */
+    ofi_thresh_compute(64, 32, -1, 8192, 64, 0, &t); /* inject never above a chunk */
     EXPECT(t.inject_max == 32 && sel(33, &t) == OFI_PUT_LARGE);
 
     EXPECT(ofi_put_proto_name(OFI_PUT_INJECT)[0] == 'i');

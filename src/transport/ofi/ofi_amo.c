@@ -14,7 +14,7 @@
 static enum fi_datatype ofi_dt_native(enum comm_dtype dt)
 {
     static const enum fi_datatype map[COMM_DT_COUNT] = {
-        [COMM_DT_I32] = FI_INT32, [COMM_DT_I64] = FI_INT64, [COMM_DT_U32] = FI_UINT32,
+        [COMM_DT_I32] = FI_INT32,  [COMM_DT_I64] = FI_INT64,   [COMM_DT_U32] = FI_UINT32,
         [COMM_DT_U64] = FI_UINT64, [COMM_DT_FLOAT] = FI_FLOAT, [COMM_DT_DOUBLE] = FI_DOUBLE,
     };
     return map[dt];
@@ -26,8 +26,8 @@ static enum fi_datatype ofi_dt_bits(enum comm_dtype dt)
 }
 
 static const enum fi_op ofi_op_map[COMM_AMO_COUNT] = {
-    [COMM_AMO_SET] = FI_ATOMIC_WRITE, [COMM_AMO_ADD] = FI_SUM, [COMM_AMO_AND] = FI_BAND,
-    [COMM_AMO_OR] = FI_BOR, [COMM_AMO_XOR] = FI_BXOR, [COMM_AMO_FETCH] = FI_ATOMIC_READ,
+    [COMM_AMO_SET] = FI_ATOMIC_WRITE, [COMM_AMO_ADD] = FI_SUM,  [COMM_AMO_AND] = FI_BAND,
+    [COMM_AMO_OR] = FI_BOR,           [COMM_AMO_XOR] = FI_BXOR, [COMM_AMO_FETCH] = FI_ATOMIC_READ,
     [COMM_AMO_CSWAP] = FI_CSWAP,
 };
 
@@ -94,9 +94,14 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
             struct fid_mr *tmp = NULL;
             if (ofi_g.mr_mode & FI_MR_LOCAL)
                 desc = ofi_local_desc(c, slot, sz, FI_WRITE, &tmp);
-            struct fi_msg_atomic msg = { .msg_iov = &ioc, .desc = &desc, .iov_count = 1,
-                                         .addr = c->addr[pe], .rma_iov = &rioc,
-                                         .rma_iov_count = 1, .datatype = h->dt, .op = h->op };
+            struct fi_msg_atomic msg = { .msg_iov = &ioc,
+                                         .desc = &desc,
+                                         .iov_count = 1,
+                                         .addr = c->addr[pe],
+                                         .rma_iov = &rioc,
+                                         .rma_iov_count = 1,
+                                         .datatype = h->dt,
+                                         .op = h->op };
             while ((ret = fi_atomicmsg(c->ep, &msg, FI_DELIVERY_COMPLETE)) == -FI_EAGAIN)
                 ofi_ctx_progress(c, &iter);
             if (tmp && !ret) {
@@ -111,9 +116,9 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
                 ofi_ctx_progress(c, &iter);
         }
         if (OFS_UNLIKELY(ret))
-            ofi_fatal_call("fi_inject_atomic", ret, "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx",
-                           (int)h->op, (int)h->dt, pe, (unsigned long long)raddr,
-                           (unsigned long long)key);
+            ofi_fatal_call("fi_inject_atomic", ret,
+                           "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx", (int)h->op,
+                           (int)h->dt, pe, (unsigned long long)raddr, (unsigned long long)key);
         c->put_issued++;
         return;
     }
@@ -144,9 +149,9 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
                                       h->dt, h->op, NULL)) == -FI_EAGAIN)
             ofi_ctx_progress(c, &iter);
         if (OFS_UNLIKELY(ret))
-            ofi_fatal_call("fi_fetch_atomic", ret, "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx",
-                           (int)h->op, (int)h->dt, pe, (unsigned long long)raddr,
-                           (unsigned long long)key);
+            ofi_fatal_call("fi_fetch_atomic", ret,
+                           "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx", (int)h->op,
+                           (int)h->dt, pe, (unsigned long long)raddr, (unsigned long long)key);
     }
     c->get_issued++;
     if (!nbi || tmp_o || tmp_c || tmp_r)
@@ -194,13 +199,15 @@ static void ofi_amo_casloop(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dt
                             size_t off, const void *operand, void *result, int pe)
 {
     size_t sz = comm_dtype_size(dt);
-    const struct ofi_amo_how *cas = &ofi_g.amo[COMM_AMO_CSWAP][sz == 4 ? COMM_DT_U32 : COMM_DT_U64][1];
+    const struct ofi_amo_how *cas =
+        &ofi_g.amo[COMM_AMO_CSWAP][sz == 4 ? COMM_DT_U32 : COMM_DT_U64][1];
     uint64_t v = 0, old = 0, nv, prev = 0;
 
     if (cas->mode != OFI_AMO_NATIVE)
-        ofs_fatal(1, "ofi: provider %s supports neither atomic op %d on type %d nor a %zu-byte "
-                     "compare-swap to emulate it", ofi_g.info->fabric_attr->prov_name, (int)op,
-                  (int)dt, sz * 8);
+        ofs_fatal(1,
+                  "ofi: provider %s supports neither atomic op %d on type %d nor a %zu-byte "
+                  "compare-swap to emulate it",
+                  ofi_g.info->fabric_attr->prov_name, (int)op, (int)dt, sz * 8);
     if (operand)
         memcpy(&v, operand, sz);
     /* compare-swap of 0 with 0 reads the word without changing it */
@@ -219,8 +226,8 @@ static void ofi_amo_casloop(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dt
         memcpy(result, &old, sz);
 }
 
-void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, int seg,
-                    size_t off, const void *operand, const void *cmp, void *result, int pe, int nbi)
+void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, int seg, size_t off,
+                    const void *operand, const void *cmp, void *result, int pe, int nbi)
 {
     int fetch = result != NULL || op == COMM_AMO_FETCH || op == COMM_AMO_CSWAP;
     const struct ofi_amo_how *h = &ofi_g.amo[op][dt][fetch];
@@ -231,8 +238,7 @@ void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, 
     /* Without delivery completion a non-fetching atomic completes when it leaves; its
      * fetching twin completes when the target has applied it, so quiet needs no flush
      * (and no target that already left the final barrier is asked for one). */
-    if (!fetch && !ofi_g.delivery_complete &&
-        ofi_g.amo[op][dt][1].mode == OFI_AMO_NATIVE) {
+    if (!fetch && !ofi_g.delivery_complete && ofi_g.amo[op][dt][1].mode == OFI_AMO_NATIVE) {
         h = &ofi_g.amo[op][dt][1];
         result = ofi_ctx_slot(c);
         nbi = 1;

@@ -28,17 +28,16 @@
 enum ofi_put_proto { OFI_PUT_INJECT, OFI_PUT_BOUNCE, OFI_PUT_LARGE };
 
 struct ofi_thresh {
-    size_t inject_max;  /* largest fi_inject_write (0: never inject) */
-    size_t bounce_max;  /* largest bounce-buffer put (0: never bounce) */
+    size_t inject_max;   /* largest fi_inject_write (0: never inject) */
+    size_t bounce_max;   /* largest bounce-buffer put (0: never bounce) */
     size_t bounce_count; /* bounce buffers per context */
-    size_t chunk;       /* largest single fi_write/fi_read */
+    size_t chunk;        /* largest single fi_write/fi_read */
 };
 
 /* prov_*: what the provider offers; env_*: the SHMEM_* parameters as parsed
  * (-1 inject: provider default; 0 chunk: provider max). */
-void ofi_thresh_compute(size_t prov_inject, size_t prov_max_msg, long env_inject,
-                        long env_bounce, long env_bounce_bufs, long env_chunk,
-                        struct ofi_thresh *t_p) OFS_HIDDEN;
+void ofi_thresh_compute(size_t prov_inject, size_t prov_max_msg, long env_inject, long env_bounce,
+                        long env_bounce_bufs, long env_chunk, struct ofi_thresh *t_p) OFS_HIDDEN;
 enum ofi_put_proto ofi_put_proto_select(size_t len, const struct ofi_thresh *t) OFS_HIDDEN;
 const char *ofi_put_proto_name(enum ofi_put_proto p) OFS_HIDDEN;
 /* Number of fi_write/fi_read calls a transfer of len bytes takes. */
@@ -71,13 +70,13 @@ struct ofi_amo_how {
 };
 
 struct ofi_ctx {
-    pthread_mutex_t lock;     /* taken when the context is shared under THREAD_MULTIPLE */
+    pthread_mutex_t lock; /* taken when the context is shared under THREAD_MULTIPLE */
     long options;
     struct fid_ep *ep;
     struct fid_av *av;
     struct fid_cq *cq;
     struct fid_cntr *put_cntr, *get_cntr;
-    fi_addr_t *addr;          /* n_pes */
+    fi_addr_t *addr; /* n_pes */
     uint64_t put_issued, get_issued;
     uint64_t put_err_seen, get_err_seen;
     /* bounce buffers */
@@ -87,7 +86,7 @@ struct ofi_ctx {
     struct ofi_bounce *bounces, *bounce_free;
     size_t bounce_busy;
     /* without delivery completion: PEs written since the last quiet, flushed by a read */
-    unsigned char *dirty;     /* n_pes */
+    unsigned char *dirty; /* n_pes */
     int *dirty_list;
     int ndirty;
     uint64_t flush_buf;
@@ -103,15 +102,15 @@ struct ofi_state {
     /* the target endpoint: remote operations aimed at this PE land here (only its
      * ep, av, cq are used) */
     struct ofi_ctx *main;
-    struct ofi_ctx *dflt;     /* the default context's endpoint */
-    int tcq_fd;               /* wait fd of main's CQ, -1 if none */
+    struct ofi_ctx *dflt; /* the default context's endpoint */
+    int tcq_fd;           /* wait fd of main's CQ, -1 if none */
     struct fid_mr *mr[HEAP_NSEGS];
     void *mr_desc[HEAP_NSEGS];
-    uint64_t requested_key;   /* next key for FI_MR_PROV_KEY-less registrations */
+    uint64_t requested_key; /* next key for FI_MR_PROV_KEY-less registrations */
     uint64_t mr_mode;
-    uint64_t op_flags;        /* FI_DELIVERY_COMPLETE when granted */
+    uint64_t op_flags; /* FI_DELIVERY_COMPLETE when granted */
     int delivery_complete;
-    int ordered_waw;          /* generic FI_ORDER_WAW: fence needs no wait */
+    int ordered_waw; /* generic FI_ORDER_WAW: fence needs no wait */
     int manual_progress;
     struct ofi_thresh thresh;
     struct ofi_peer_info *peers; /* n_pes (only entries we carry traffic to are filled) */
@@ -181,12 +180,16 @@ uint64_t *ofi_ctx_slot(struct ofi_ctx *c) OFS_HIDDEN;
  * temporary registration was made (the caller completes the op, then closes it). */
 void *ofi_local_desc(struct ofi_ctx *c, const void *buf, size_t len, uint64_t access,
                      struct fid_mr **tmp_p) OFS_HIDDEN;
-void ofi_put(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len, int pe) OFS_HIDDEN;
-void ofi_put_nbi(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len, int pe) OFS_HIDDEN;
+void ofi_put(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len, int pe)
+    OFS_HIDDEN;
+void ofi_put_nbi(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len, int pe)
+    OFS_HIDDEN;
 void ofi_get(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe) OFS_HIDDEN;
-void ofi_get_nbi(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe) OFS_HIDDEN;
+void ofi_get_nbi(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe)
+    OFS_HIDDEN;
 void ofi_put_signal(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len,
-                    int sig_seg, size_t sig_off, uint64_t signal, int sig_op, int pe, int nbi) OFS_HIDDEN;
+                    int sig_seg, size_t sig_off, uint64_t signal, int sig_op, int pe, int nbi)
+    OFS_HIDDEN;
 void ofi_fence(struct comm_ctx *ctx) OFS_HIDDEN;
 void ofi_quiet(struct comm_ctx *ctx) OFS_HIDDEN;
 
@@ -195,9 +198,8 @@ void ofi_amo_setup(void) OFS_HIDDEN;
 void ofi_amo(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt, int seg, size_t off,
              const void *operand, const void *cmp, void *result, int pe, int nbi) OFS_HIDDEN;
 /* The locked-context part of an atomic (put_signal uses it). */
-void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, int seg,
-                    size_t off, const void *operand, const void *cmp, void *result, int pe,
-                    int nbi) OFS_HIDDEN;
+void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, int seg, size_t off,
+                    const void *operand, const void *cmp, void *result, int pe, int nbi) OFS_HIDDEN;
 
 /* ofi_progress.c */
 ofs_status_t ofi_progress_start(void) OFS_HIDDEN;

@@ -9,9 +9,8 @@ static size_t min_sz(size_t a, size_t b)
     return a < b ? a : b;
 }
 
-void ofi_thresh_compute(size_t prov_inject, size_t prov_max_msg, long env_inject,
-                        long env_bounce, long env_bounce_bufs, long env_chunk,
-                        struct ofi_thresh *t_p)
+void ofi_thresh_compute(size_t prov_inject, size_t prov_max_msg, long env_inject, long env_bounce,
+                        long env_bounce_bufs, long env_chunk, struct ofi_thresh *t_p)
 {
     struct ofi_thresh t;
 
@@ -42,7 +41,9 @@ enum ofi_put_proto ofi_put_proto_select(size_t len, const struct ofi_thresh *t)
 const char *ofi_put_proto_name(enum ofi_put_proto p)
 {
     static const char *const names[] = {
-        [OFI_PUT_INJECT] = "inject", [OFI_PUT_BOUNCE] = "bounce", [OFI_PUT_LARGE] = "large",
+        [OFI_PUT_INJECT] = "inject",
+        [OFI_PUT_BOUNCE] = "bounce",
+        [OFI_PUT_LARGE] = "large",
     };
     return names[p];
 }

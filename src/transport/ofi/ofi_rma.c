@@ -86,9 +86,11 @@ static void ofi_check_cntr_err(struct ofi_ctx *c)
         if (n == -FI_EAVAIL)
             ofi_cq_fail(c->cq, pe_ != c->put_err_seen ? "put/atomic" : "get/fetching atomic");
     }
-    ofs_fatal(1, "ofi: %llu put/atomic and %llu get/fetching-atomic operations failed "
-                 "(counter errors, no CQ details)",
-              (unsigned long long)(pe_ - c->put_err_seen), (unsigned long long)(ge - c->get_err_seen));
+    ofs_fatal(1,
+              "ofi: %llu put/atomic and %llu get/fetching-atomic operations failed "
+              "(counter errors, no CQ details)",
+              (unsigned long long)(pe_ - c->put_err_seen),
+              (unsigned long long)(ge - c->get_err_seen));
 }
 
 void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
@@ -129,8 +131,8 @@ void ofi_ctx_complete(struct ofi_ctx *c)
                                           NULL)) == -FI_EAGAIN)
                 ofi_ctx_progress(c, &iter);
         } else {
-            while ((ret = fi_read(c->ep, &c->flush_buf, 1, desc, c->addr[pe], raddr, key,
-                                  NULL)) == -FI_EAGAIN)
+            while ((ret = fi_read(c->ep, &c->flush_buf, 1, desc, c->addr[pe], raddr, key, NULL)) ==
+                   -FI_EAGAIN)
                 ofi_ctx_progress(c, &iter);
         }
         if (OFS_UNLIKELY(ret))
@@ -183,8 +185,11 @@ static void ofi_put_inject(struct ofi_ctx *c, const void *src, size_t len, int p
     if (ofi_g.delivery_complete) {
         struct iovec iov = { .iov_base = (void *)src, .iov_len = len };
         struct fi_rma_iov riov = { .addr = raddr, .len = len, .key = key };
-        struct fi_msg_rma msg = { .msg_iov = &iov, .iov_count = 1, .addr = c->addr[pe],
-                                  .rma_iov = &riov, .rma_iov_count = 1 };
+        struct fi_msg_rma msg = { .msg_iov = &iov,
+                                  .iov_count = 1,
+                                  .addr = c->addr[pe],
+                                  .rma_iov = &riov,
+                                  .rma_iov_count = 1 };
         while ((ret = fi_writemsg(c->ep, &msg, FI_INJECT | FI_DELIVERY_COMPLETE)) == -FI_EAGAIN)
             ofi_ctx_progress(c, &iter);
     } else {
@@ -215,8 +220,12 @@ static void ofi_put_bounce(struct ofi_ctx *c, const void *src, size_t len, int p
     struct iovec iov = { .iov_base = b->buf, .iov_len = len };
     struct fi_rma_iov riov = { .addr = raddr, .len = len, .key = key };
     void *desc = c->bounce_desc;
-    struct fi_msg_rma msg = { .msg_iov = &iov, .desc = &desc, .iov_count = 1,
-                              .addr = c->addr[pe], .rma_iov = &riov, .rma_iov_count = 1,
+    struct fi_msg_rma msg = { .msg_iov = &iov,
+                              .desc = &desc,
+                              .iov_count = 1,
+                              .addr = c->addr[pe],
+                              .rma_iov = &riov,
+                              .rma_iov_count = 1,
                               .context = b };
     iter = 0;
     while ((ret = fi_writemsg(c->ep, &msg, FI_COMPLETION | ofi_g.op_flags)) == -FI_EAGAIN)
@@ -264,15 +273,9 @@ static void ofi_put_locked(struct ofi_ctx *c, int seg, size_t off, const void *s
         return;
     ofi_ctx_dirty(c, pe);
     switch (ofi_put_proto_select(len, &ofi_g.thresh)) {
-    case OFI_PUT_INJECT:
-        ofi_put_inject(c, src, len, pe, raddr, key);
-        break;
-    case OFI_PUT_BOUNCE:
-        ofi_put_bounce(c, src, len, pe, raddr, key);
-        break;
-    default:
-        ofi_put_large(c, src, len, pe, raddr, key, blocking);
-        break;
+    case OFI_PUT_INJECT: ofi_put_inject(c, src, len, pe, raddr, key); break;
+    case OFI_PUT_BOUNCE: ofi_put_bounce(c, src, len, pe, raddr, key); break;
+    default: ofi_put_large(c, src, len, pe, raddr, key, blocking); break;
     }
 }
 

@@ -17,7 +17,8 @@ struct ofi_state ofi_g = { .tcq_fd = -1 };
 
 #define OFI_API_VERSION FI_VERSION(1, 5)
 #define OFI_CAPS (FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)
-#define OFI_MR_MODES (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT)
+#define OFI_MR_MODES \
+    (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT)
 
 void ofi_fatal_call(const char *call, ssize_t ret, const char *fmt, ...)
 {
@@ -172,8 +173,8 @@ static ofs_status_t ofi_segs_register(struct ofi_peer_info *me)
         uint64_t access = FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE;
         int ret;
 
-        ret = fi_mr_reg(ofi_g.domain, sg->base, sg->len, access, 0, (uint64_t)s, 0,
-                        &ofi_g.mr[s], NULL);
+        ret = fi_mr_reg(ofi_g.domain, sg->base, sg->len, access, 0, (uint64_t)s, 0, &ofi_g.mr[s],
+                        NULL);
         if (ret) {
             ofs_log_error("ofi: fi_mr_reg(segment %d at %p, %zu bytes) failed: %s", s,
                           (void *)sg->base, sg->len, fi_strerror(-ret));
@@ -271,7 +272,8 @@ static ofs_status_t ofi_connect(void)
             continue;
         st = rt_kv_get(pe, "ofi.peer", &ofi_g.peers[pe], sizeof(ofi_g.peers[pe]));
         if (st != OFS_OK) {
-            ofs_log_error("ofi: PE %d published no endpoint address: %s", pe, ofs_status_string(st));
+            ofs_log_error("ofi: PE %d published no endpoint address: %s", pe,
+                          ofs_status_string(st));
             return st;
         }
     }
@@ -380,7 +382,8 @@ static ofs_status_t ofi_ctx_av_fill(struct ofi_ctx *c)
 static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p)
 {
     struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .count = (size_t)ofs_g.n_pes };
-    struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .size = 256,
+    struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT,
+                                  .size = 256,
                                   .wait_obj = FI_WAIT_NONE };
     struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
     struct fi_info *info = ofi_g.info;
