@@ -14,8 +14,8 @@
 static inline void ofs_check_init(const char *routine)
 {
     if (OFS_UNLIKELY(!ofs_g.initialized || ofs_g.finalized))
-        ofs_bad_input(routine, "called %s shmem_init",
-                      ofs_g.finalized ? "after shmem_finalize, outside" : "before");
+        ofs_bad_input(routine, "%s",
+                      ofs_g.finalized ? "called after shmem_finalize" : "called before shmem_init");
 }
 
 static inline void ofs_check_pe(const char *routine, int pe)

@@ -18,4 +18,11 @@ make -j"$(nproc)"
 # full suite runs once, below)
 echo "check.sh: make distcheck (log in _check/distcheck.log)"
 make distcheck TEST_FILTER='^unit/' >distcheck.log 2>&1 || { tail -40 distcheck.log; exit 1; }
+cd ..
+# the suite built with AddressSanitizer + UBSan, on the default route (the OFI routes are
+# exercised below and by hand with scripts/check-sanitizers.sh)
+echo "check.sh: sanitizer build and tests (log in _asan.log)"
+TEST_VARIANTS='^shm$' sh scripts/check-sanitizers.sh >_asan.log 2>&1 || { grep -E '^(FAIL|    \|)' _asan.log | tail -60; tail -3 _asan.log; exit 1; }
+tail -1 _asan.log
+cd _check
 make -s --no-print-directory check

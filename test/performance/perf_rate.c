@@ -1,7 +1,6 @@
 /*
- * Message rate of 8-byte puts from PE 0 to the last PE: windows of back-to-back
- * shmem_putmem calls to distinct words, a quiet after each window.  (The bootstrap
- * API has no putmem_nbi yet; blocking putmem is what is measured.)
+ * Message rate of 8-byte non-blocking puts from PE 0 to the last PE: windows of
+ * back-to-back shmem_putmem_nbi calls to distinct words, a quiet after each window.
  */
 #include "bench.h"
 
@@ -32,7 +31,7 @@ int main(int argc, char **argv)
             double t0 = bench_now_us();
             for (long w = 0; w < windows; w++) {
                 for (int i = 0; i < WINDOW; i++)
-                    shmem_putmem(&remote[i], &local[i], 8, target);
+                    shmem_putmem_nbi(&remote[i], &local[i], 8, target);
                 shmem_quiet();
             }
             double v = (bench_now_us() - t0) / (windows * WINDOW);

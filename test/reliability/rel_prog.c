@@ -7,6 +7,7 @@
  *   init_twice      every PE calls shmem_init twice and finalizes (must work)
  *   bad_free        every PE calls shmem_free on a pointer from malloc
  *   bad_team        every PE calls a reduction on SHMEM_TEAM_INVALID
+ *   after_finalize  every PE calls shmem_int_p after shmem_finalize
  */
 #include <shmem.h>
 #include <signal.h>
@@ -46,5 +47,9 @@ int main(int argc, char **argv)
     }
     shmem_barrier_all();
     shmem_finalize();
+    if (strcmp(mode, "after_finalize") == 0) {
+        static int x;
+        shmem_int_p(&x, 1, 0);
+    }
     return 0;
 }
