@@ -1,5 +1,6 @@
 #!/bin/bash
 # Load runs outside CI: many PEs oversubscribed on this machine, and a long soak.
+# (The other functional tests are sized for up to 4 PEs; these scale.)
 #   test/load/run-load.sh [BUILD_DIR]          16, 32 and 64 PEs: init/barrier/finalize,
 #                                              collectives and the stress test
 #   SOAK_SECONDS=600 test/load/run-load.sh     adds the 10-minute stress soak (4 PEs)
@@ -18,8 +19,9 @@ run() { # npes timeout label cmd...
 }
 for n in 16 32 64; do
     run $n 300 "init+barrier+finalize" test/reliability/rel_prog ok
-    for t in test/functional/coll_*; do
-        [ -x "$t" ] && [ "${t%.o}" = "$t" ] && run $n 300 "$(basename "$t")" "$t"
+    run $n 300 "collectives (load_coll)" test/load/load_coll
+    for t in coll_lock coll_thread coll_sigmix coll_members; do
+        run $n 300 "$t" test/functional/$t
     done
     run $n 600 "stress (200 ops/PE)" test/stress/stress --iters 200 --slice 4096
 done
