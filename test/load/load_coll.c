@@ -6,6 +6,12 @@
 
 #define COUNT 1000
 
+#define EXPECT(cond, what, idx)                                               \
+    do {                                                                      \
+        if (!(cond) && bad++ < 5)                                             \
+            fprintf(stderr, "PE %d: %s wrong at %d\n", me, what, (int)(idx)); \
+    } while (0)
+
 int main(void)
 {
     shmem_init();
@@ -26,23 +32,24 @@ int main(void)
     shmem_int_sum_reduce(SHMEM_TEAM_WORLD, idst, isrc, COUNT);
     shmem_double_sum_reduce(SHMEM_TEAM_WORLD, ddst, dsrc, COUNT);
     for (int i = 0; i < COUNT; i++) {
-        bad += idst[i] != n * (n - 1) / 2 + n * i;
-        bad += ddst[i] != 0.25 * n * (n - 1) + (double)n * i;
+        EXPECT(idst[i] == n * (n - 1) / 2 + n * i, "int sum", i);
+        EXPECT(ddst[i] == 0.25 * n * (n - 1) + (double)n * i, "double sum", i);
     }
     b = me == n / 2 ? 4242 : -1;
+    shmem_barrier_all(); /* others may write b as soon as one PE enters the broadcast */
     shmem_long_broadcast(SHMEM_TEAM_WORLD, &b, &b, 1, n / 2);
-    bad += b != 4242;
+    EXPECT(b == 4242, "broadcast", 0);
     f_src = 7 * me;
     shmem_long_fcollect(SHMEM_TEAM_WORLD, f_dst, &f_src, 1);
     for (int p = 0; p < n; p++)
-        bad += f_dst[p] != 7 * p;
+        EXPECT(f_dst[p] == 7 * p, "fcollect", p);
     for (int p = 0; p < n; p++)
         for (int i = 0; i < 2; i++)
             a_src[2 * p + i] = 1000L * me + 10 * p + i;
     shmem_long_alltoall(SHMEM_TEAM_WORLD, a_dst, a_src, 2);
     for (int p = 0; p < n; p++)
         for (int i = 0; i < 2; i++)
-            bad += a_dst[2 * p + i] != 1000L * p + 10 * me + i;
+            EXPECT(a_dst[2 * p + i] == 1000L * p + 10 * me + i, "alltoall", 2 * p + i);
     static int total, mine;
     mine = bad;
     shmem_barrier_all();
