@@ -1,5 +1,5 @@
 FUNC_TESTS = test/functional/hello test/functional/rma_basic test/functional/amo_basic \
-	test/functional/xatomic \
+	test/functional/xatomic test/functional/pipeline \
 	test/functional/heap_limits
 check_PROGRAMS += $(FUNC_TESTS)
 test_functional_hello_LDADD = $(TEST_LDADD)
@@ -8,3 +8,4 @@ test_functional_amo_basic_LDADD = $(TEST_LDADD)
 test_functional_heap_limits_LDADD = $(TEST_LDADD)
 EXTRA_DIST += test/functional/tests.h test/functional/check_hello.sh test/functional/local.mk
 test_functional_xatomic_LDADD = $(TEST_LDADD)
+test_functional_pipeline_LDADD = $(TEST_LDADD)
