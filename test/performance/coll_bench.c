@@ -1,6 +1,6 @@
 /* Collective latency: barrier_all, sync_all, team_sync, broadcast, int and double sum
  * reductions, fcollect and alltoall over sizes.  PE 0 prints the mean time per call
- * (max over PEs).  Usage: oshrun -n N coll_bench [max_bytes] [iterations]. */
+ * (mean over PEs).  Usage: oshrun -n N coll_bench [--csv FILE] [max_bytes] [iterations]. */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,7 @@ static double now_us(void)
 
 static double t_sum[1];
 static double t_out[1];
+static FILE *csv;
 
 static void report(const char *what, size_t bytes, double us)
 {
@@ -24,6 +25,8 @@ static void report(const char *what, size_t bytes, double us)
     shmem_double_sum_reduce(SHMEM_TEAM_WORLD, t_out, t_sum, 1);
     if (shmem_my_pe() == 0)
         printf("%-14s %9zu %10.2f\n", what, bytes, t_out[0] / shmem_n_pes());
+    if (csv && shmem_my_pe() == 0)
+        fprintf(csv, "%s,%zu,%d,%.3f\n", what, bytes, shmem_n_pes(), t_out[0] / shmem_n_pes());
     fflush(stdout);
 }
 
@@ -40,6 +43,13 @@ static void report(const char *what, size_t bytes, double us)
 
 int main(int argc, char **argv)
 {
+    if (argc > 2 && strcmp(argv[1], "--csv") == 0) {
+        csv = fopen(argv[2], "w");
+        if (csv)
+            fprintf(csv, "test,bytes,npes,usec\n");
+        argc -= 2;
+        argv += 2;
+    }
     size_t maxb = argc > 1 ? strtoul(argv[1], NULL, 0) : (1 << 20);
     int iters = argc > 2 ? atoi(argv[2]) : 1000, npes;
     char *src, *dst;
@@ -72,6 +82,8 @@ int main(int argc, char **argv)
     }
     shmem_free(dst);
     shmem_free(src);
+    if (csv)
+        fclose(csv);
     shmem_finalize();
     return 0;
 }

@@ -25,9 +25,16 @@ static int iters_for(size_t sz, int base)
     return it < 10 ? 10 : it;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    FILE *csv = NULL;
+
     shmem_init();
+    if (argc > 2 && strcmp(argv[1], "--csv") == 0 && shmem_my_pe() == 0) {
+        csv = fopen(argv[2], "w");
+        if (csv)
+            fprintf(csv, "bytes,pp_lat_us,putq_us,get_us,put_GBps,get_GBps\n");
+    }
     int me = shmem_my_pe();
     struct comm_ctx *ctx = COMM_CTX_DEFAULT;
     unsigned char *heap = shmem_malloc(MAXSZ * 2);
@@ -95,6 +102,8 @@ int main(void)
             }
             gbw = (double)sz * WINDOW * bw_it / (now_us() - t) / 1e3;
             printf("%-10zu %10.2f %10.2f %10.2f %10.3f %10.3f\n", sz, pp, putq, get, pbw, gbw);
+            if (csv)
+                fprintf(csv, "%zu,%.3f,%.3f,%.3f,%.4f,%.4f\n", sz, pp, putq, get, pbw, gbw);
             fflush(stdout);
         }
         shmem_barrier_all();
@@ -119,6 +128,8 @@ int main(void)
         printf("add (non-fetching) rate: %.2f us each\n", (now_us() - t) / n);
     }
     shmem_barrier_all();
+    if (csv)
+        fclose(csv);
     shmem_free(heap);
     free(buf);
     shmem_finalize();
