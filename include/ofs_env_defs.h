@@ -45,6 +45,8 @@ OFS_ENV(
     "Longest sleep of the passive-target progress thread in microseconds (0 disables the thread)")
 OFS_ENV(OFI_AMO_CASLOOP, BOOL, "0",
         "Testing: run every OFI atomic but compare-swap as a compare-swap loop (the fallback path)")
+OFS_ENV(OFI_CQ_SIZE, LONG, "256",
+        "Entries of each context's completion queue (bounce-buffer completions and errors)")
 
 /* collectives and teams */
 OFS_ENV(TEAMS_MAX, LONG, "64",

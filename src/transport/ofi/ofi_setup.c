@@ -383,7 +383,9 @@ static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p)
 {
     struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .count = (size_t)ofs_g.n_pes };
     struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT,
-                                  .size = 256,
+                                  .size = ofs_g.params.OFI_CQ_SIZE > 0
+                                              ? (size_t)ofs_g.params.OFI_CQ_SIZE
+                                              : 256,
                                   .wait_obj = FI_WAIT_NONE };
     struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
     struct fi_info *info = ofi_g.info;
