@@ -36,39 +36,30 @@ static struct {
     pthread_mutex_t lock;
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-static const char *const alg_names[] = { "auto",
-                                         "dissemination",
-                                         "shm",
-                                         "binomial",
-                                         "scatter_allgather",
-                                         "linear",
-                                         "recursive_doubling",
-                                         "rabenseifner",
-                                         "ring",
-                                         "bruck",
-                                         "pairwise",
-                                         NULL };
-static const int alg_ids[] = { COLL_ALG_AUTO,
-                               COLL_ALG_DISSEMINATION,
-                               COLL_ALG_SHM,
-                               COLL_ALG_BINOMIAL,
-                               COLL_ALG_SCATTER_ALLGATHER,
-                               COLL_ALG_LINEAR,
-                               COLL_ALG_RECURSIVE_DOUBLING,
-                               COLL_ALG_RABENSEIFNER,
-                               COLL_ALG_RING,
-                               COLL_ALG_BRUCK,
-                               COLL_ALG_PAIRWISE };
+/* the name of each algorithm, indexed by enum coll_alg */
+static const char *const alg_names[] = {
+    [COLL_ALG_AUTO] = "auto",
+    [COLL_ALG_DISSEMINATION] = "dissemination",
+    [COLL_ALG_SHM] = "shm",
+    [COLL_ALG_BINOMIAL] = "binomial",
+    [COLL_ALG_SCATTER_ALLGATHER] = "scatter_allgather",
+    [COLL_ALG_LINEAR] = "linear",
+    [COLL_ALG_RECURSIVE_DOUBLING] = "recursive_doubling",
+    [COLL_ALG_RABENSEIFNER] = "rabenseifner",
+    [COLL_ALG_RING] = "ring",
+    [COLL_ALG_BRUCK] = "bruck",
+    [COLL_ALG_PAIRWISE] = "pairwise",
+};
 
 /* -1 if val is not one of the allowed algorithms (allowed: a list of ids, -1 ended) */
 static int alg_pick(const char *var, const char *val, const int *allowed)
 {
-    for (int i = 0; alg_names[i]; i++) {
-        if (strcmp(val, alg_names[i]) != 0)
+    for (int i = 0; i < (int)(sizeof(alg_names) / sizeof(alg_names[0])); i++) {
+        if (!alg_names[i] || strcmp(val, alg_names[i]) != 0)
             continue;
         for (int j = 0; allowed[j] >= 0; j++)
-            if (allowed[j] == alg_ids[i])
-                return alg_ids[i];
+            if (allowed[j] == i)
+                return i;
     }
     ofs_log_error("SHMEM_%s = '%s' is not one of the algorithms offered for it (see SHMEM_INFO)",
                   var, val);
