@@ -121,6 +121,9 @@ int coll_alltoalls(struct coll_team *team, void *dest, const void *src, ptrdiff_
                    ptrdiff_t sst, size_t nelems, size_t elem_size) OFS_HIDDEN;
 int coll_reduce(struct coll_team *team, void *dest, const void *src, size_t nreduce,
                 enum coll_op op, enum coll_type type) OFS_HIDDEN;
+/* 1.6 prefix sums over the team in rank order: inclusive, or exclusive (0 on rank 0) */
+int coll_scan(struct coll_team *team, void *dest, const void *src, size_t nelems,
+              enum coll_type type, int exclusive) OFS_HIDDEN;
 
 /* ---- deprecated active-set forms (user pSync/pWrk; PE_start, logPE_stride, PE_size) ---- */
 void coll_barrier_aset(int PE_start, int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;

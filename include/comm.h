@@ -97,11 +97,26 @@ static inline void comm_get_nbi(struct comm_ctx *ctx, void *dst, const void *src
     comm_get_nbi_seg(ctx, dst, s, off, len, pe);
 }
 
-/* Strided: nelems elements of elem_size bytes, strides in elements. */
-void comm_iput(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
-               ptrdiff_t src_stride, size_t nelems, size_t elem_size, int pe) OFS_HIDDEN;
-void comm_iget(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
-               ptrdiff_t src_stride, size_t nelems, size_t elem_size, int pe) OFS_HIDDEN;
+/* Blocked strided (1.6 ibput/ibget): nblocks blocks of bsize contiguous elements of
+ * elem_size bytes; block b starts at element b*dst_stride of dst and b*src_stride of src. */
+void comm_ibput(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
+                ptrdiff_t src_stride, size_t bsize, size_t nblocks, size_t elem_size, int pe)
+    OFS_HIDDEN;
+void comm_ibget(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
+                ptrdiff_t src_stride, size_t bsize, size_t nblocks, size_t elem_size, int pe)
+    OFS_HIDDEN;
+
+/* Strided: nelems elements of elem_size bytes, strides in elements (blocks of one). */
+static inline void comm_iput(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
+                             ptrdiff_t src_stride, size_t nelems, size_t elem_size, int pe)
+{
+    comm_ibput(ctx, dst, src, dst_stride, src_stride, 1, nelems, elem_size, pe);
+}
+static inline void comm_iget(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
+                             ptrdiff_t src_stride, size_t nelems, size_t elem_size, int pe)
+{
+    comm_ibget(ctx, dst, src, dst_stride, src_stride, 1, nelems, elem_size, pe);
+}
 
 void comm_put_signal(struct comm_ctx *ctx, void *dst, const void *src, size_t len,
                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, int nbi) OFS_HIDDEN;

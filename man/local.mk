@@ -7,10 +7,12 @@
 # names listed by man/shmem_man.m4 from the same families).  Every name has ONE owner:
 # the install hook fails when a stub would replace a page of its own (dist_man3_MANS,
 # man3_MANS) or a stub of another family.
-API_MAN_PAGES = shmem_put shmem_get shmem_p shmem_g shmem_iput shmem_iget shmem_put_nbi \
+API_MAN_PAGES = shmem_put shmem_get shmem_p shmem_g shmem_iput shmem_iget shmem_ibput shmem_ibget shmem_put_nbi \
 	shmem_get_nbi shmem_put_signal shmem_signal_fetch shmem_atomic_fetch_add \
 	shmem_atomic_compare_swap shmem_atomic_swap shmem_atomic_and shmem_fadd \
-	shmem_wait_until shmem_wait_until_all shmem_malloc shmem_init shmem_quiet
+	shmem_wait_until shmem_wait_until_all shmem_malloc shmem_init shmem_quiet \
+	shmem_sum_inscan shmem_ctx_session_start shmem_signal_add shmem_pe_quiet \
+	shmem_query_initialized shmem_team_ptr
 API_MAN3 = $(API_MAN_PAGES:%=man/man3/%.3)
 COLL_MAN_PAGES = shmem_broadcast shmem_collect shmem_alltoall shmem_sum_reduce
 API_MAN_NAMES = $(API_MAN_PAGES:%=man/man3/%.names) $(COLL_MAN_PAGES:%=man/man3/%.names)

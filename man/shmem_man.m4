@@ -163,6 +163,76 @@ shmem_iput(dest, src, 2, 1, 4, 0);  /* dest[0], [2], [4], [6] */',
 `void shmem_iput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);
 void shmem_iput(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe);')')
 
+m4_define(`PAGE_shmem_ibput', `MAN_PAGE(`shmem_ibput',
+`MT_RMA(`MF_IBPUT_T')MT_SIZED(`MF_IBPUT_S')',
+`blocked strided copy to a remote PE (OpenSHMEM 1.6)',
+`Copies
+.I nblocks
+blocks of
+.I bsize
+contiguous elements to symmetric
+.I dest
+on PE
+.IR pe :
+block
+.I b
+is read from element
+.IR b * sst
+of the local
+.I source
+and written at element
+.IR b * dst
+of
+.IR dest .
+Strides are in elements and must be at least 1; when both equal
+.I bsize
+the copy is one contiguous put.  Returns once
+.I source
+may be reused; completion as for
+.BR shmem_put (3).
+With
+.I bsize
+= 1 this is
+.BR shmem_iput (3).',
+`None.', `', `static double grid[64];
+double rows[16];
+/* 4 rows of 4 elements into a row pitch of 8 */
+shmem_ibput(grid, rows, 8, 4, 4, 4, 0);',
+`.BR shmem_ibget (3), shmem_iput (3), shmem_put (3)',
+`void shmem_ibput(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ibput(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);')')
+
+m4_define(`PAGE_shmem_ibget', `MAN_PAGE(`shmem_ibget',
+`MT_RMA(`MF_IBGET_T')MT_SIZED(`MF_IBGET_S')',
+`blocked strided copy from a remote PE (OpenSHMEM 1.6)',
+`Copies
+.I nblocks
+blocks of
+.I bsize
+contiguous elements from symmetric
+.I source
+on PE
+.I pe
+to the local
+.IR dest :
+block
+.I b
+is read at element
+.IR b * sst
+of
+.I source
+and written at element
+.IR b * dst
+of
+.IR dest .
+Strides are in elements and must be at least 1.  Returns when the data has arrived.',
+`None.', `', `static double grid[64];
+double rows[16];
+shmem_ibget(rows, grid, 4, 8, 4, 4, 0);  /* 4 rows of 4 out of a pitch of 8 */',
+`.BR shmem_ibput (3), shmem_iget (3), shmem_get (3)',
+`void shmem_ibget(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+void shmem_ibget(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);')')
+
 m4_define(`PAGE_shmem_iget', `MAN_PAGE(`shmem_iget',
 `MT_RMA(`MF_IGET_T')MT_SIZED(`MF_IGET_S')',
 `strided copy from a remote PE',
@@ -477,6 +547,165 @@ shmem_p(&flag, 1, pe);',
 m4_define(`MD_DEF_collnames', `m4_ifelse(m4_regexp(`$2', COLL_RE), `-1', `', `shmem_$2
 ')')
 m4_define(`COLL_NAMES', `m4_define(`MODE', `collnames')m4_define(`COLL_RE', `$1')MF_COLL')
+m4_define(`PAGE_shmem_sum_inscan', `MAN_PAGE(`shmem_sum_inscan',
+`MT_RED_ARITH(`MF_SCAN')',
+`prefix sums over a team (OpenSHMEM 1.6)',
+`Collective over
+.IR team :
+element
+.I j
+of
+.I dest
+on team member
+.I i
+becomes the sum of element
+.I j
+of
+.I source
+over members 0 to
+.I i
+(shmem_sum_inscan, inclusive) or 0 to
+.IR i \-1
+(shmem_sum_exscan, exclusive; 0 on member 0).
+.I source
+and
+.I dest
+are symmetric arrays of
+.I nelems
+elements, either the same array (in place) or disjoint.  No synchronisation is needed
+before the call; on return
+.I dest
+holds the result and
+.I source
+may be reused.
+ofishmem adds in team order, so floating-point results equal those of a sequential
+loop on every PE.',
+`Zero on success.  PEs that are not members of
+.I team
+must not call it.', `The sums are made by getting the sources of the lower-ranked members
+after one team barrier (latency linear in the team size; no scratch space).',
+`static long src[4], dst[4];
+for (int j = 0; j < 4; j++) src[j] = shmem_my_pe() + j;
+shmem_long_sum_inscan(SHMEM_TEAM_WORLD, dst, src, 4);',
+`.BR shmem_sum_reduce (3), shmem_team_split_strided (3)',
+`int shmem_sum_inscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);
+int shmem_sum_exscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);')')
+
+m4_define(`PAGE_shmem_ctx_session_start', `MAN_PAGE(`shmem_ctx_session_start',
+`MD_DECL(`void', `ctx_session_start', `shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, long config_mask')MD_DECL(`void', `ctx_session_stop', `shmem_ctx_t ctx')',
+`communication sessions on a context (OpenSHMEM 1.6)',
+`shmem_ctx_session_start tells the library that
+.I ctx
+will be used for a series of operations (SHMEM_CTX_SESSION_BATCH: many small puts and
+non-fetching AMOs); shmem_ctx_session_stop ends the session.
+.I config
+(a shmem_ctx_session_config_t with
+.IR total_ops ,
+selected by SHMEM_CTX_SESSION_TOTAL_OPS in
+.IR config_mask )
+is a hint.  Sessions never change completion or ordering: only
+.BR shmem_quiet (3)
+and
+.BR shmem_fence (3)
+do.  SHMEM_CTX_INVALID makes both routines return at once; a second start combines
+options, a second stop does nothing.',
+`None.',
+`ofishmem accepts the hints and does nothing more: its puts and non-fetching AMOs already
+return without waiting for remote completion, which is what batching would buy.
+A
+.I config_mask
+with unknown bits, or a NULL
+.I config
+with a nonzero mask, is reported as bad input.',
+`shmem_ctx_session_config_t cfg = {.total_ops = 1000};
+shmem_ctx_session_start(ctx, SHMEM_CTX_SESSION_BATCH, &cfg, SHMEM_CTX_SESSION_TOTAL_OPS);
+for (int i = 0; i < 1000; i++)
+    shmem_ctx_uint64_atomic_xor(ctx, &table[idx[i]], val[i], pe[i]);
+shmem_ctx_session_stop(ctx);
+shmem_ctx_quiet(ctx);',
+`.BR shmem_ctx_create (3), shmem_quiet (3)', `')')
+
+m4_define(`PAGE_shmem_signal_add', `MAN_PAGE(`shmem_signal_add',
+`MD_DECL(`void', `signal_add', `uint64_t *sig_addr, uint64_t signal, int pe')MD_DECL(`void', `ctx_signal_add', `shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe')MD_DECL(`void', `signal_set', `uint64_t *sig_addr, uint64_t signal, int pe')MD_DECL(`void', `ctx_signal_set', `shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe')',
+`update a signal word on a remote PE (OpenSHMEM 1.6)',
+`shmem_signal_add adds
+.I signal
+to, and shmem_signal_set stores
+.I signal
+in, the symmetric signal word
+.I sig_addr
+on PE
+.IR pe ,
+atomically with respect to other signal operations and
+.BR shmem_signal_fetch (3).
+They are the signal half of
+.BR shmem_put_signal (3)
+without data; completion and ordering as for a non-fetching AMO.
+On a context of a team,
+.I pe
+is a member number of that team.',
+`None.', `', `static uint64_t sig;
+shmem_signal_add(&sig, 1, 0);
+if (shmem_my_pe() == 0)
+    shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, shmem_n_pes());',
+`.BR shmem_put_signal (3), shmem_signal_fetch (3), shmem_wait_until (3)', `')')
+
+m4_define(`PAGE_shmem_pe_quiet', `MAN_PAGE(`shmem_pe_quiet',
+`MD_DECL(`void', `pe_quiet', `const int *target_pes, size_t npes')MD_DECL(`void', `ctx_pe_quiet', `shmem_ctx_t ctx, const int *target_pes, size_t npes')',
+`complete the operations to some PEs (OpenSHMEM 1.6)',
+`Completes the puts, AMOs, signals and non-blocking operations issued on the (default or
+given) context to the
+.I npes
+PEs listed in
+.IR target_pes .',
+`None.',
+`ofishmem completes every outstanding operation of the context, which is always allowed
+(a quiet of more PEs than asked); the list is only checked for NULL with a nonzero
+.IR npes .',
+`int pes[2] = {1, 2};
+shmem_pe_quiet(pes, 2);',
+`.BR shmem_quiet (3)', `')')
+
+m4_define(`PAGE_shmem_query_initialized', `MAN_PAGE(`shmem_query_initialized',
+`MD_DECL(`int', `query_initialized', `int *initialized')',
+`ask whether the library is initialized (OpenSHMEM 1.6)',
+`Stores 1 in
+.I *initialized
+between
+.BR shmem_init (3)
+(or shmem_init_thread) and
+.BR shmem_finalize (3),
+0 before and after.  It may be called at any time, also before initialization.',
+`0.', `', `int up;
+shmem_query_initialized(&up);
+if (!up)
+    shmem_init();',
+`.BR shmem_init (3)', `')')
+
+m4_define(`PAGE_shmem_team_ptr', `MAN_PAGE(`shmem_team_ptr',
+`MD_DECL(`void *', `team_ptr', `shmem_team_t team, const void *dest, int pe')',
+`local address of a symmetric object on a team member (OpenSHMEM 1.6)',
+`Like
+.BR shmem_ptr (3)
+with
+.I pe
+a member number of
+.IR team :
+returns an address through which the calling PE can load and store the copy of the
+symmetric object
+.I dest
+on member
+.IR pe ,
+or NULL when that member is not reachable by load/store.',
+`The address, or NULL (also for SHMEM_TEAM_INVALID, a
+.I pe
+outside the team, or an address that is not symmetric).',
+`In ofishmem every PE of the same node is reachable (heap and static data), so on one
+node the result is never NULL.',
+`static int x;
+int *p = shmem_team_ptr(SHMEM_TEAM_SHARED, &x, 0);',
+`.BR shmem_ptr (3), shmem_team_split_strided (3)', `')')
+
 m4_define(`PAGE_shmem_broadcast', `COLL_NAMES(`_broadcast$')')
 m4_define(`PAGE_shmem_collect', `COLL_NAMES(`_f?collect$')')
 m4_define(`PAGE_shmem_alltoall', `COLL_NAMES(`_alltoalls?$')')

@@ -75,6 +75,12 @@ extern struct shmem_ctx_opaque shmem_internal_ctx_default;
 #define SHMEM_CTX_PRIVATE 1L
 #define SHMEM_CTX_SERIALIZED 2L
 #define SHMEM_CTX_NOSTORE 4L
+/* communication sessions (OpenSHMEM 1.6): hints only */
+#define SHMEM_CTX_SESSION_BATCH (1L << 0)
+typedef struct {
+    size_t total_ops;
+} shmem_ctx_session_config_t;
+#define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)
 
 /* teams */
 typedef struct shmem_team_opaque *shmem_team_t;

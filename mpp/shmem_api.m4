@@ -29,7 +29,8 @@ m4_define(`MD_MANNAME', `m4_ifelse(`$1', m4_ifdef(`MAN_SELF', `m4_defn(`MAN_SELF
 ')')
 m4_define(`MD_DEF_def', `m4_define(`MD_NAME', `shmem_$2')OFS_API $1 pshmem_$2($7)
 {
-    $9
+    m4_ifelse(`$10', `c', `m4_ifelse(m4_regexp(`$7', `int pe$'), `-1', `', `pe = api_ctx_pe("MD_NAME", MD_CTX, pe);
+    ')')$9
 }
 OFS_WEAK_ALIAS(shmem_$2)
 ')
@@ -93,6 +94,17 @@ m4_define(`MF_IGET_T', `MD_DEFC(`void', `$1_iget', `iget', 0, `$5', `$2',
 `dest, source, dst, sst, nelems, pe',
 `api_chk_iget("MD_NAME", MD_CTX, dest, source, dst, sst, nelems, sizeof($2), pe);
     comm_iget(MD_CTX, dest, source, dst, sst, nelems, sizeof($2), pe);')')
+# OpenSHMEM 1.6 blocked strided: nblocks blocks of bsize elements, block starts dst/sst apart
+m4_define(`MF_IBPUT_T', `MD_DEFC(`void', `$1_ibput', `ibput', 0, `$5', `$2',
+`$2 *dest, const $2 *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe',
+`dest, source, dst, sst, bsize, nblocks, pe',
+`api_chk_ibput("MD_NAME", MD_CTX, dest, source, dst, sst, bsize, nblocks, sizeof($2), pe);
+    comm_ibput(MD_CTX, dest, source, dst, sst, bsize, nblocks, sizeof($2), pe);')')
+m4_define(`MF_IBGET_T', `MD_DEFC(`void', `$1_ibget', `ibget', 0, `$5', `$2',
+`$2 *dest, const $2 *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe',
+`dest, source, dst, sst, bsize, nblocks, pe',
+`api_chk_ibget("MD_NAME", MD_CTX, dest, source, dst, sst, bsize, nblocks, sizeof($2), pe);
+    comm_ibget(MD_CTX, dest, source, dst, sst, bsize, nblocks, sizeof($2), pe);')')
 m4_define(`MF_PUT_SIGNAL_T', `MD_DEFC(`void', `$1_put_signal$6', `put_signal$6', 0, `$5', `$2',
 `$2 *dest, const $2 *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe',
 `dest, source, nelems, sig_addr, signal, sig_op, pe',
@@ -131,6 +143,16 @@ m4_define(`MF_IGET_S', `MD_DEFC(`void', `iget$1', `', 0, `', `void',
 `dest, source, dst, sst, nelems, pe',
 `api_chk_iget("MD_NAME", MD_CTX, dest, source, dst, sst, nelems, $2, pe);
     comm_iget(MD_CTX, dest, source, dst, sst, nelems, $2, pe);')')
+m4_define(`MF_IBPUT_S', `MD_DEFC(`void', `ibput$1', `', 0, `', `void',
+`void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe',
+`dest, source, dst, sst, bsize, nblocks, pe',
+`api_chk_ibput("MD_NAME", MD_CTX, dest, source, dst, sst, bsize, nblocks, $2, pe);
+    comm_ibput(MD_CTX, dest, source, dst, sst, bsize, nblocks, $2, pe);')')
+m4_define(`MF_IBGET_S', `MD_DEFC(`void', `ibget$1', `', 0, `', `void',
+`void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe',
+`dest, source, dst, sst, bsize, nblocks, pe',
+`api_chk_ibget("MD_NAME", MD_CTX, dest, source, dst, sst, bsize, nblocks, $2, pe);
+    comm_ibget(MD_CTX, dest, source, dst, sst, bsize, nblocks, $2, pe);')')
 m4_define(`MF_PUT_SIGNAL_S1', `MD_DEFC(`void', `put$1_signal$3', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe',
 `dest, source, nelems, sig_addr, signal, sig_op, pe',
@@ -143,6 +165,7 @@ MT_RMA(`MF_PUT_T')MT_RMA(`MF_GET_T')MT_RMA(`MF_P_T')MT_RMA(`MF_G_T')m4_dnl
 MT_RMA(`MF_IPUT_T')MT_RMA(`MF_IGET_T')MT_RMA(`MF_PUT_NBI_T')MT_RMA(`MF_GET_NBI_T')m4_dnl
 MT_SIZED_MEM(`MF_PUT_S')MT_SIZED_MEM(`MF_GET_S')MT_SIZED(`MF_IPUT_S')MT_SIZED(`MF_IGET_S')m4_dnl
 MT_SIZED_MEM(`MF_PUT_NBI_S')MT_SIZED_MEM(`MF_GET_NBI_S')m4_dnl
+MT_RMA(`MF_IBPUT_T')MT_RMA(`MF_IBGET_T')MT_SIZED(`MF_IBPUT_S')MT_SIZED(`MF_IBGET_S')m4_dnl
 ')
 m4_define(`MF_SIGNAL', `m4_dnl
 MT_RMA(`MF_PUT_SIGNAL_TT')MT_SIZED_MEM(`MF_PUT_SIGNAL_S')m4_dnl
@@ -326,6 +349,12 @@ m4_define(`MF_TOALL1', `MD_DEF(`void', `$1_$6_to_all', `', 0, `', `$2',
 m4_define(`MF_RED_BIT', `MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `and', `AND')MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `or', `OR')MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `xor', `XOR')')
 m4_define(`MF_RED_MINMAX', `MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `max', `MAX')MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `min', `MIN')')
 m4_define(`MF_RED_ARITH', `MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `sum', `SUM')MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `prod', `PROD')')
+# OpenSHMEM 1.6 prefix sums: $6 inscan|exscan, $7 1 when exclusive
+m4_define(`MF_SCAN1', `MD_DEF(`int', `$1_sum_$6', `sum_$6', 1, `$5', `$2',
+`shmem_team_t team, $2 *dest, const $2 *source, size_t nelems', `team, dest, source, nelems',
+`api_chk_scan("MD_NAME", team, dest, source, nelems * sizeof($2));
+    return coll_scan(team, dest, source, nelems, COLL_T_$4, $7);')')
+m4_define(`MF_SCAN', `MF_SCAN1(`$1', `$2', `$3', `$4', `$5', `inscan', 0)MF_SCAN1(`$1', `$2', `$3', `$4', `$5', `exscan', 1)')
 m4_define(`MF_TOALL_BIT', `MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `and', `AND')MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `or', `OR')MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `xor', `XOR')')
 m4_define(`MF_TOALL_MINMAX', `MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `max', `MAX')MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `min', `MIN')')
 m4_define(`MF_TOALL_ARITH', `MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `sum', `SUM')MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `prod', `PROD')')
@@ -333,6 +362,7 @@ m4_define(`MF_TOALL_ARITH', `MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `sum', `SUM
 m4_define(`MF_COLL', `m4_dnl
 MT_RMA(`MF_COLL_T')m4_dnl
 MT_RED_BIT(`MF_RED_BIT')MT_RED_MINMAX(`MF_RED_MINMAX')MT_RED_ARITH(`MF_RED_ARITH')m4_dnl
+MT_RED_ARITH(`MF_SCAN')m4_dnl
 MT_TOALL_BIT(`MF_TOALL_BIT')MT_TOALL_MINMAX(`MF_TOALL_MINMAX')MT_TOALL_ARITH(`MF_TOALL_ARITH')m4_dnl
 ')
 

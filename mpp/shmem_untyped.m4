@@ -96,6 +96,8 @@ MD_DECL(`int', `query_initialized', `int *initialized')m4_dnl
 MD_DECL(`void', `pe_quiet', `const int *target_pes, size_t npes')m4_dnl
 MD_DECL(`void', `ctx_pe_quiet', `shmem_ctx_t ctx, const int *target_pes, size_t npes')m4_dnl
 MD_DECL(`void *', `team_ptr', `shmem_team_t team, const void *dest, int pe')m4_dnl
+MD_DECL(`void', `ctx_session_start', `shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, long config_mask')m4_dnl
+MD_DECL(`void', `ctx_session_stop', `shmem_ctx_t ctx')m4_dnl
 ')
 m4_define(`MF_UNTYPED', `MU_SETUP`'MU_MEM`'MU_BARRIER`'MU_ORDER`'MU_TEAMS`'MU_SIGNAL`'MU_WAITDEPR`'MU_DEPR`'MU_V16`'')
 m4_divert(0)m4_dnl

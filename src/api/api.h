@@ -48,6 +48,18 @@ static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx)
 }
 #endif
 
+/* The pe of an RMA/AMO on a context is relative to the context's team (spec: the team
+ * the context was created on; SHMEM_TEAM_WORLD for shmem_ctx_create).  Translated to a
+ * world PE here, once; contexts of the world team cost one compare.  An invalid ctx is
+ * reported by the checks that follow. */
+int api_team_ctx_pe(const char *r, struct comm_ctx *ctx, int pe) OFS_HIDDEN;
+static inline int api_ctx_pe(const char *r, struct comm_ctx *ctx, int pe)
+{
+    if (OFS_LIKELY(ctx == NULL || ctx->team == NULL || ctx->team == &shmem_internal_team_world))
+        return pe;
+    return api_team_ctx_pe(r, ctx, pe);
+}
+
 /* put/get checks return the segment and offset of the symmetric side for comm_*_seg */
 static inline int api_chk_put(const char *r, struct comm_ctx *ctx, const void *dest,
                               const void *src, size_t len, int pe, size_t *off_p)
@@ -82,9 +94,15 @@ static inline int api_chk_get(const char *r, struct comm_ctx *ctx, const void *d
 }
 
 /* extent in bytes of nelems elements at stride (elements) */
+/* bytes spanned by nblocks blocks of bsize elements, block starts stride elements apart */
+static inline size_t api_extent_b(ptrdiff_t stride, size_t bsize, size_t nblocks, size_t elem)
+{
+    return nblocks && bsize ? ((nblocks - 1) * (size_t)stride + bsize) * elem : 0;
+}
+
 static inline size_t api_extent(ptrdiff_t stride, size_t nelems, size_t elem)
 {
-    return nelems ? ((nelems - 1) * (size_t)stride + 1) * elem : 0;
+    return api_extent_b(stride, 1, nelems, elem);
 }
 
 static inline void api_chk_strides(const char *r, ptrdiff_t dst, ptrdiff_t sst)
@@ -101,28 +119,42 @@ static inline void api_chk_strides(const char *r, ptrdiff_t dst, ptrdiff_t sst)
 #endif
 }
 
-static inline void api_chk_iput(const char *r, struct comm_ctx *ctx, const void *dest,
-                                const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                                size_t elem, int pe)
+static inline void api_chk_ibput(const char *r, struct comm_ctx *ctx, const void *dest,
+                                 const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                                 size_t nblocks, size_t elem, int pe)
 {
     ofs_check_init(r);
     api_chk_ctx(r, ctx);
     ofs_check_pe(r, pe);
     api_chk_strides(r, dst, sst);
-    ofs_check_sym(r, "dest", dest, api_extent(dst, nelems, elem));
-    ofs_check_nonnull(r, "source", src, nelems);
+    ofs_check_sym(r, "dest", dest, api_extent_b(dst, bsize, nblocks, elem));
+    ofs_check_nonnull(r, "source", src, nblocks * bsize);
+}
+
+static inline void api_chk_ibget(const char *r, struct comm_ctx *ctx, const void *dest,
+                                 const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                                 size_t nblocks, size_t elem, int pe)
+{
+    ofs_check_init(r);
+    api_chk_ctx(r, ctx);
+    ofs_check_pe(r, pe);
+    api_chk_strides(r, dst, sst);
+    ofs_check_sym(r, "source", src, api_extent_b(sst, bsize, nblocks, elem));
+    ofs_check_nonnull(r, "dest", dest, nblocks * bsize);
+}
+
+static inline void api_chk_iput(const char *r, struct comm_ctx *ctx, const void *dest,
+                                const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                                size_t elem, int pe)
+{
+    api_chk_ibput(r, ctx, dest, src, dst, sst, 1, nelems, elem, pe);
 }
 
 static inline void api_chk_iget(const char *r, struct comm_ctx *ctx, const void *dest,
                                 const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                                 size_t elem, int pe)
 {
-    ofs_check_init(r);
-    api_chk_ctx(r, ctx);
-    ofs_check_pe(r, pe);
-    api_chk_strides(r, dst, sst);
-    ofs_check_sym(r, "source", src, api_extent(sst, nelems, elem));
-    ofs_check_nonnull(r, "dest", dest, nelems);
+    api_chk_ibget(r, ctx, dest, src, dst, sst, 1, nelems, elem, pe);
 }
 
 static inline void api_chk_put_signal(const char *r, struct comm_ctx *ctx, const void *dest,
@@ -176,6 +208,14 @@ static inline void api_chk_coll(const char *r, struct coll_team *team, const voi
 #endif
     ofs_check_sym(r, "dest", dest, len);
     ofs_check_nonnull(r, "source", src, len);
+}
+
+/* scans read other PEs' source: it must be symmetric too */
+static inline void api_chk_scan(const char *r, struct coll_team *team, const void *dest,
+                                const void *src, size_t len)
+{
+    api_chk_coll(r, team, dest, src, len);
+    ofs_check_sym(r, "source", src, len);
 }
 
 static inline void api_chk_aset(const char *r, const void *dest, const void *src, size_t len,

@@ -1,7 +1,5 @@
 /* Communication contexts: shmem_ctx_create/destroy, shmem_team_create_ctx, shmem_ctx_get_team. */
-#include "ofs_api.h"
-#include "shmem.h"
-#include "pshmem.h"
+#include "api.h"
 
 static int ctx_new(const char *routine, shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
@@ -60,3 +58,12 @@ OFS_API int pshmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
     return 0;
 }
 OFS_WEAK_ALIAS(shmem_ctx_get_team)
+
+int api_team_ctx_pe(const char *r, struct comm_ctx *ctx, int pe)
+{
+    const struct coll_team *t = ctx->team;
+
+    if (OFS_UNLIKELY(pe < 0 || pe >= t->size))
+        ofs_bad_input(r, "pe = %d is out of range [0, %d) of the team of ctx", pe, t->size);
+    return coll_team_world_pe(t, pe);
+}

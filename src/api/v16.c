@@ -5,7 +5,9 @@ static void signal_op(const char *r, struct comm_ctx *ctx, uint64_t *sig_addr, u
                       int pe, enum comm_amo_op op)
 {
     size_t off;
-    int seg = api_chk_amo(r, ctx, sig_addr, sizeof(uint64_t), pe, &off);
+    int seg;
+    pe = api_ctx_pe(r, ctx, pe);
+    seg = api_chk_amo(r, ctx, sig_addr, sizeof(uint64_t), pe, &off);
     comm_amo_seg(ctx, op, COMM_DT_U64, seg, off, &signal, NULL, NULL, pe, 0);
 }
 
@@ -69,3 +71,30 @@ OFS_API void *pshmem_team_ptr(shmem_team_t team, const void *dest, int pe)
     return comm_ptr(dest, coll_team_pe(team, pe));
 }
 OFS_WEAK_ALIAS(shmem_team_ptr)
+
+/* Communication sessions are hints (the spec requires no optimisation): validated, then
+ * nothing to do -- our puts and non-fetching AMOs already return without waiting for
+ * completion, which is what a batch would buy. */
+OFS_API void pshmem_ctx_session_start(shmem_ctx_t ctx, long options,
+                                      const shmem_ctx_session_config_t *config, long config_mask)
+{
+    ofs_check_init("shmem_ctx_session_start");
+    (void)options; /* "no combination of options results in undefined behavior" */
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    if (config_mask & ~SHMEM_CTX_SESSION_TOTAL_OPS)
+        ofs_bad_input("shmem_ctx_session_start",
+                      "config_mask = %#lx has bits other than SHMEM_CTX_SESSION_TOTAL_OPS",
+                      config_mask);
+    if (config_mask && !config)
+        ofs_bad_input("shmem_ctx_session_start", "config is NULL while config_mask = %#lx",
+                      config_mask);
+}
+OFS_WEAK_ALIAS(shmem_ctx_session_start)
+
+OFS_API void pshmem_ctx_session_stop(shmem_ctx_t ctx)
+{
+    ofs_check_init("shmem_ctx_session_stop");
+    (void)ctx;
+}
+OFS_WEAK_ALIAS(shmem_ctx_session_stop)

@@ -186,35 +186,42 @@ void comm_ctx_destroy(struct comm_ctx *ctx)
     free(ctx);
 }
 
-void comm_iput(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
-               ptrdiff_t src_stride, size_t nelems, size_t elem_size, int pe)
+void comm_ibput(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
+                ptrdiff_t src_stride, size_t bsize, size_t nblocks, size_t elem_size, int pe)
 {
     const struct transport_ops *tp = comm_g.rma[pe];
-    size_t off;
+    size_t off, blen = bsize * elem_size;
     int s;
 
-    if (nelems == 0)
+    if (nblocks == 0 || blen == 0)
         return;
     s = comm_seg(dst, 0, &off);
-    for (size_t i = 0; i < nelems; i++)
-        tp->put(ctx, s, off + (size_t)((ptrdiff_t)i * dst_stride) * elem_size,
-                (const char *)src + (ptrdiff_t)i * src_stride * (ptrdiff_t)elem_size, elem_size,
-                pe);
+    if ((size_t)dst_stride == bsize && (size_t)src_stride == bsize) { /* one contiguous run */
+        tp->put(ctx, s, off, src, blen * nblocks, pe);
+        return;
+    }
+    for (size_t i = 0; i < nblocks; i++)
+        tp->put(ctx, s, off + i * (size_t)dst_stride * elem_size,
+                (const char *)src + i * (size_t)src_stride * elem_size, blen, pe);
 }
 
-void comm_iget(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
-               ptrdiff_t src_stride, size_t nelems, size_t elem_size, int pe)
+void comm_ibget(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
+                ptrdiff_t src_stride, size_t bsize, size_t nblocks, size_t elem_size, int pe)
 {
     const struct transport_ops *tp = comm_g.rma[pe];
-    size_t off;
+    size_t off, blen = bsize * elem_size;
     int s;
 
-    if (nelems == 0)
+    if (nblocks == 0 || blen == 0)
         return;
     s = comm_seg(src, 0, &off);
-    for (size_t i = 0; i < nelems; i++)
-        tp->get_nbi(ctx, (char *)dst + (ptrdiff_t)i * dst_stride * (ptrdiff_t)elem_size, s,
-                    off + (size_t)((ptrdiff_t)i * src_stride) * elem_size, elem_size, pe);
+    if ((size_t)dst_stride == bsize && (size_t)src_stride == bsize) {
+        tp->get(ctx, dst, s, off, blen * nblocks, pe);
+        return;
+    }
+    for (size_t i = 0; i < nblocks; i++)
+        tp->get_nbi(ctx, (char *)dst + i * (size_t)dst_stride * elem_size, s,
+                    off + i * (size_t)src_stride * elem_size, blen, pe);
     tp->quiet(ctx);
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# (1) every name of the OpenSHMEM 1.5 routine list is declared by the installed-style
+# (1) every name of an OpenSHMEM routine list (1.5 or 1.6) is declared by the installed-style
 # headers (a C11 file takes the address of each one) and exported by libsma.so.
 # usage (from the build directory): abi_names.sh LIST
 list=$1
@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
     echo '};'
 } > "$tmp/names.c"
 ${CC:-cc} -std=c11 -Wall -Werror -Wno-cast-function-type -I mpp -c "$tmp/names.c" -o "$tmp/names.o" \
-    || { echo "FAIL: some 1.5 names are not declared by shmem.h/pshmem.h"; exit 1; }
+    || { echo "FAIL: some names are not declared by shmem.h/pshmem.h"; exit 1; }
 nm -D --defined-only "$lib" | awk '{print $3}' | sort -u > "$tmp/exported"
 sort -u "$list" > "$tmp/wanted"
 missing=$(comm -23 "$tmp/wanted" "$tmp/exported")

@@ -1,6 +1,7 @@
 FUNC_TESTS = test/functional/hello test/functional/rma_basic test/functional/amo_basic \
 	test/functional/xatomic test/functional/pipeline \
-	test/functional/heap_limits
+	test/functional/heap_limits test/functional/v16_api \
+	test/functional/ctx_team_pe
 check_PROGRAMS += $(FUNC_TESTS)
 test_functional_hello_LDADD = $(TEST_LDADD)
 test_functional_rma_basic_LDADD = $(TEST_LDADD)
@@ -9,3 +10,5 @@ test_functional_heap_limits_LDADD = $(TEST_LDADD)
 EXTRA_DIST += test/functional/tests.h test/functional/check_hello.sh test/functional/local.mk
 test_functional_xatomic_LDADD = $(TEST_LDADD)
 test_functional_pipeline_LDADD = $(TEST_LDADD)
+test_functional_v16_api_LDADD = $(TEST_LDADD)
+test_functional_ctx_team_pe_LDADD = $(TEST_LDADD)
