@@ -325,15 +325,15 @@ MD_DEF(`int', `$1_collect', `collect', 1, `$5', `$2',
     return coll_collect(team, dest, source, nelems, sizeof($2));')m4_dnl
 MD_DEF(`int', `$1_fcollect', `fcollect', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nelems', `team, dest, source, nelems',
-`api_chk_coll("MD_NAME", team, dest, source, nelems * sizeof($2));
+`api_chk_coll_n("MD_NAME", team, dest, source, nelems * sizeof($2), 0);
     return coll_fcollect(team, dest, source, nelems, sizeof($2));')m4_dnl
 MD_DEF(`int', `$1_alltoall', `alltoall', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nelems', `team, dest, source, nelems',
-`api_chk_coll("MD_NAME", team, dest, source, nelems * sizeof($2));
+`api_chk_coll_n("MD_NAME", team, dest, source, nelems * sizeof($2), 1);
     return coll_alltoall(team, dest, source, nelems, sizeof($2));')m4_dnl
 MD_DEF(`int', `$1_alltoalls', `alltoalls', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems', `team, dest, source, dst, sst, nelems',
-`api_chk_coll("MD_NAME", team, dest, source, nelems * sizeof($2));
+`api_chk_coll_s("MD_NAME", team, dest, source, dst, sst, nelems, sizeof($2));
     return coll_alltoalls(team, dest, source, dst, sst, nelems, sizeof($2));')m4_dnl
 ')
 # $6 op name, $7 COLL_OP_ suffix

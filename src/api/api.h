@@ -210,6 +210,27 @@ static inline void api_chk_coll(const char *r, struct coll_team *team, const voi
     ofs_check_nonnull(r, "source", src, len);
 }
 
+/* dest (and, for alltoall, source) hold one block of len bytes per team member */
+static inline void api_chk_coll_n(const char *r, struct coll_team *team, const void *dest,
+                                  const void *src, size_t len, int src_per_member)
+{
+    api_chk_coll(r, team, dest, src, len);
+    ofs_check_sym(r, "dest", dest, len * (size_t)team->size);
+    if (src_per_member)
+        ofs_check_nonnull(r, "source", src, len * (size_t)team->size);
+}
+
+/* alltoalls: nelems elements per member, strides dst/sst in elements */
+static inline void api_chk_coll_s(const char *r, struct coll_team *team, const void *dest,
+                                  const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                                  size_t es)
+{
+    api_chk_coll(r, team, dest, src, nelems * es);
+    api_chk_strides(r, dst, sst);
+    ofs_check_sym(r, "dest", dest, api_extent(dst, nelems * (size_t)team->size, es));
+    ofs_check_sym(r, "source", src, api_extent(sst, nelems * (size_t)team->size, es));
+}
+
 /* scans read other PEs' source: it must be symmetric too */
 static inline void api_chk_scan(const char *r, struct coll_team *team, const void *dest,
                                 const void *src, size_t len)
