@@ -124,8 +124,16 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
     }
     if (!operand)
         operand = &dummy;
-    /* an nbi operand may live on the caller's stack: keep a copy until quiet */
-    if (nbi) {
+    /* an nbi operand may live on the caller's stack: keep a copy until quiet.  Under
+     * FI_MR_LOCAL operands and a blocking result go through the context's registered
+     * slots too, so no atomic needs a registration of its own. */
+    int local = (ofi_g.mr_mode & FI_MR_LOCAL) != 0;
+    void *user_result = NULL;
+    if (local && !nbi) {
+        user_result = result;
+        result = ofi_ctx_slot(c);
+    }
+    if (nbi || local) {
         uint64_t *slot = ofi_ctx_slot(c);
         memcpy(&slot[0], operand, sz);
         operand = &slot[0];
@@ -162,6 +170,8 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
         fi_close(&tmp_c->fid);
     if (tmp_r)
         fi_close(&tmp_r->fid);
+    if (user_result)
+        memcpy(user_result, result, sz);
 }
 
 /* New value of a word for the compare-swap fallback. */
