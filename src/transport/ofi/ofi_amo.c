@@ -40,9 +40,24 @@ static int ofi_amo_supported(enum fi_op op, enum fi_datatype dt, int fetch)
     return fi_query_atomic(ofi_g.domain, dt, op, &attr, flags) == 0 && attr.count >= 1;
 }
 
+/* Providers known to crash on fetching/compare atomics.  udp;ofi_rxd (libfabric 1.17
+ * here) corrupts its transfer lists on every fetching or compare atomic it receives
+ * and crashes in the target's progress (fi_cq_read), whatever the type, op or call
+ * form (libfabric issue 11814, fixed by PR 11839 in 2026: releases from 2.5 on are
+ * trusted).  RMA and non-fetching atomics work; the fetching ones are refused. */
+static const char *ofi_amo_fetch_broken(void)
+{
+    if (strstr(ofi_g.info->fabric_attr->prov_name, "ofi_rxd") &&
+        FI_VERSION_LT(fi_version(), FI_VERSION(2, 5)))
+        return "udp;ofi_rxd before libfabric 2.5 crashes on fetching and compare atomics "
+               "(libfabric issue 11814)";
+    return NULL;
+}
+
 void ofi_amo_setup(void)
 {
     ofi_g.amo_fallbacks = 0;
+    ofi_g.amo_fetch_broken = ofi_amo_fetch_broken();
     for (int op = 0; op < COMM_AMO_COUNT; op++) {
         for (int dt = 0; dt < COMM_DT_COUNT; dt++) {
             for (int fetch = 0; fetch < 2; fetch++) {
@@ -57,10 +72,19 @@ void ofi_amo_setup(void)
                 /* testing knob: exercise the fallback on providers that need none */
                 if (ofs_g.params.OFI_AMO_CASLOOP && op != COMM_AMO_CSWAP)
                     h->mode = OFI_AMO_CASLOOP;
+                if (f && ofi_g.amo_fetch_broken)
+                    h->mode = OFI_AMO_UNAVAIL;
                 if (h->mode == OFI_AMO_CASLOOP && f == fetch)
                     ofi_g.amo_fallbacks++;
             }
         }
+    }
+    if (ofi_g.amo_fetch_broken) {
+        if (ofs_g.my_pe == 0)
+            ofs_log_warn("ofi: %s: fetching atomics are unavailable (a program using one "
+                         "stops with an error); RMA and non-fetching atomics work",
+                         ofi_g.amo_fetch_broken);
+        return;
     }
     for (int w = 0; w < 2; w++) {
         enum fi_datatype d = w ? FI_UINT64 : FI_UINT32;
@@ -255,6 +279,10 @@ void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, 
     }
     if (OFS_LIKELY(h->mode == OFI_AMO_NATIVE))
         ofi_amo_native(c, h, comm_dtype_size(dt), seg, off, operand, cmp, result, pe, nbi);
+    else if (h->mode == OFI_AMO_UNAVAIL)
+        ofs_fatal(1, "ofi: a fetching atomic (op %d, type %d) to PE %d cannot run: %s; use "
+                  "another provider (SHMEM_OFI_PROVIDER='tcp;ofi_rxm')",
+                  (int)op, (int)dt, pe, ofi_g.amo_fetch_broken);
     else
         ofi_amo_casloop(c, op, dt, seg, off, operand, result, pe);
 }

@@ -62,7 +62,8 @@ struct ofi_bounce {
 };
 
 /* How an atomic (op, type, fetching) is executed. */
-enum ofi_amo_mode { OFI_AMO_NATIVE, OFI_AMO_CASLOOP };
+/* UNAVAIL: the provider crashes on it (udp;ofi_rxd fetching atomics): fatal if used */
+enum ofi_amo_mode { OFI_AMO_NATIVE, OFI_AMO_CASLOOP, OFI_AMO_UNAVAIL };
 struct ofi_amo_how {
     enum fi_op op;
     enum fi_datatype dt;
@@ -127,6 +128,7 @@ struct ofi_state {
     unsigned char *active;       /* n_pes */
     struct ofi_amo_how amo[COMM_AMO_COUNT][COMM_DT_COUNT][2];
     int amo_fallbacks;
+    const char *amo_fetch_broken; /* why fetching atomics are unavailable, or NULL */
     /* progress thread */
     pthread_t thread;
     int thread_running;

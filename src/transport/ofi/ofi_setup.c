@@ -294,6 +294,8 @@ static void ofi_print_info(void)
            "chunk %zu B; fence %s; %d atomic op/type pairs by compare-swap loop\n",
            t->inject_max, t->bounce_max, t->bounce_count, t->chunk,
            ofi_g.ordered_waw ? "by ordering" : "waits for completion", ofi_g.amo_fallbacks);
+    if (ofi_g.amo_fetch_broken)
+        printf("ofishmem ofi: fetching atomics unavailable: %s\n", ofi_g.amo_fetch_broken);
     fflush(stdout);
 }
 
