@@ -175,6 +175,13 @@ uint64_t ofi_mr_mode_effective(uint64_t granted, uint64_t forced) OFS_HIDDEN;
 ofs_status_t ofi_mr_reg_local(struct fid_ep *ep, const void *buf, size_t len, uint64_t access,
                               struct fid_mr **mr_p) OFS_HIDDEN;
 
+/* ofi_mrcheck.c: with FI_MR_LOCAL forced, every descriptor passed in a data transfer
+ * is checked against the live registrations (see the file). */
+void ofi_mrchk_add_mr(struct fid_mr *mr, const void *buf, size_t len) OFS_HIDDEN;
+void ofi_mrchk_add_ep(struct fid_ep *ep) OFS_HIDDEN;
+void ofi_mrchk_del_ep(struct fid_ep *ep) OFS_HIDDEN;
+unsigned long ofi_mrchk_count(void) OFS_HIDDEN;
+
 /* ofi_rma.c */
 /* One step of waiting: drive this context, the target endpoint, back off by iter. */
 void ofi_ctx_progress(struct ofi_ctx *c, unsigned *iter) OFS_HIDDEN;

@@ -136,6 +136,11 @@ static ofs_status_t ofi_getinfo(void)
 
     if (!prov || !*prov)
         prov = getenv("FI_PROVIDER");
+    /* the sockets provider's progress thread spins FI_SOCKETS_PE_WAITTIME ms (default
+     * 10) whenever it runs out of work: with more PEs than cores that starves the PEs
+     * (ofi_rma at 2 PEs on 2 cores: 17 s instead of 2 s).  Read at provider load, so
+     * set before the first fi_getinfo; a user's own setting wins. */
+    setenv("FI_SOCKETS_PE_WAITTIME", "0", 0);
     if (ofi_mr_mode_parse(ofs_g.params.OFI_MR_MODE, &ofi_g.mr_hints, &ofi_g.mr_forced) != 0) {
         ofs_log_error("ofi: SHMEM_OFI_MR_MODE='%s' is not a registration mode: use auto, basic "
                       "or scalable, optionally followed by +local and/or +endpoint",
@@ -218,6 +223,8 @@ ofs_status_t ofi_mr_reg_local(struct fid_ep *ep, const void *buf, size_t len, ui
         fi_close(&mr->fid);
         return ofi_err("fi_mr_bind/fi_mr_enable", ret);
     }
+    if (ofi_g.mr_forced & FI_MR_LOCAL)
+        ofi_mrchk_add_mr(mr, buf, len);
     *mr_p = mr;
     return OFS_OK;
 }
@@ -253,6 +260,8 @@ static ofs_status_t ofi_segs_register(struct ofi_peer_info *me)
         ret = ofi_mr_bind_ep(ofi_g.mr[s], ofi_g.main->ep);
         if (ret)
             return ofi_err("fi_mr_bind/enable (segment)", ret);
+        if (ofi_g.mr_forced & FI_MR_LOCAL)
+            ofi_mrchk_add_mr(ofi_g.mr[s], sg->base, sg->len);
         ofi_g.mr_desc[s] = fi_mr_desc(ofi_g.mr[s]);
         me->key[s] = fi_mr_key(ofi_g.mr[s]);
         me->base[s] = (uint64_t)(uintptr_t)sg->base;
@@ -370,6 +379,11 @@ static void ofi_close(struct fid *f, const char *what)
 static void ofi_fini(void)
 {
     ofi_progress_stop();
+    if ((ofi_g.mr_forced & FI_MR_LOCAL) && ofs_g.params.INFO && ofs_g.my_pe == 0) {
+        printf("ofishmem ofi: FI_MR_LOCAL check: %lu local descriptors verified\n",
+               ofi_mrchk_count());
+        fflush(stdout);
+    }
     for (int s = 0; s < HEAP_NSEGS; s++) {
         ofi_close(ofi_g.mr[s] ? &ofi_g.mr[s]->fid : NULL, "segment MR");
         ofi_g.mr[s] = NULL;
@@ -399,6 +413,8 @@ static void ofi_ctx_free(struct ofi_ctx *c)
     ofi_close(c->self_mr ? &c->self_mr->fid : NULL, "context MR");
     for (int s = 0; s < HEAP_NSEGS; s++)
         ofi_close(c->seg_mr[s] ? &c->seg_mr[s]->fid : NULL, "context segment MR");
+    if (c->ep && (ofi_g.mr_forced & FI_MR_LOCAL))
+        ofi_mrchk_del_ep(c->ep);
     ofi_close(c->ep ? &c->ep->fid : NULL, "context endpoint");
     ofi_close(c->put_cntr ? &c->put_cntr->fid : NULL, "put counter");
     ofi_close(c->get_cntr ? &c->get_cntr->fid : NULL, "get counter");
@@ -564,6 +580,8 @@ static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p)
         st = ofi_err("fi_ep_bind/fi_enable", ret);
         goto err_free;
     }
+    if (ofi_g.mr_forced & FI_MR_LOCAL)
+        ofi_mrchk_add_ep(c->ep);
     if (cq_attr.wait_obj == FI_WAIT_FD) {
         int fd = -1;
         if (fi_control(&c->cq->fid, FI_GETWAIT, &fd) == 0)
