@@ -7,6 +7,7 @@
  * passes is checked against its live registrations, this is what proves the
  * FI_MR_LOCAL paths (segment descriptors, per-context ones, temporary ones). */
 #include "ofi_test.h"
+#include "../../src/transport/ofi/ofi_internal.h"
 
 #define MAXLEN ((size_t)1024 * 1024 + 3)
 #define STATIC_MAX ((size_t)65537)
@@ -121,9 +122,29 @@ static void atomics(enum kind k, unsigned char *local)
     shmem_barrier_all();
 }
 
+/* The mode asked for in SHMEM_OFI_MR_MODE is the one the transport obeys. */
+static void check_mode(void)
+{
+    const char *m = getenv("SHMEM_OFI_MR_MODE");
+    uint64_t mode = ofi_g.mr_mode;
+
+    if (!m || !ofi_g.info)
+        return;
+    if (strstr(m, "basic"))
+        CHECK((mode & (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY)) == (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY) &&
+              (ofi_g.mr_granted & FI_MR_BASIC));
+    if (strstr(m, "scalable"))
+        CHECK(!(mode & (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY)) && (ofi_g.mr_granted & FI_MR_SCALABLE));
+    if (strstr(m, "local"))
+        CHECK((mode & FI_MR_LOCAL) && ofi_g.dflt && ofi_g.dflt->self_mr);
+    if (strstr(m, "endpoint"))
+        CHECK((mode & FI_MR_ENDPOINT) && ofi_g.dflt && ofi_g.dflt->seg_mr[0]);
+}
+
 int main(void)
 {
     shmem_init();
+    check_mode();
     unsigned char *heap_local = shmem_malloc(MAXLEN);
     unsigned char *heap_target = shmem_malloc(MAXLEN);
     unsigned char *priv = malloc(MAXLEN);
@@ -137,6 +158,9 @@ int main(void)
         transfers((enum kind)k, local[k], heap_target, 10 * k);
         atomics((enum kind)k, local[k]);
     }
+    /* the forced FI_MR_LOCAL checker saw this test's descriptors */
+    if (getenv("SHMEM_OFI_MR_MODE") && strstr(getenv("SHMEM_OFI_MR_MODE"), "local") && ofi_g.info)
+        CHECK(ofi_mrchk_count() > 1000);
     shmem_free(heap_target);
     shmem_free(heap_local);
     free(priv);
