@@ -198,6 +198,20 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
         memcpy(user_result, result, sz);
 }
 
+/* A fetching atomic the provider would crash on (amo_fetch_broken). */
+static OFS_NORETURN void ofi_amo_unavail(enum comm_amo_op op, enum comm_dtype dt, int pe)
+{
+    static const char *const ops[COMM_AMO_COUNT] = { "swap/set", "fetch-add", "fetch-and",
+                                                     "fetch-or", "fetch-xor", "fetch",
+                                                     "compare-swap" };
+    static const char *const dts[COMM_DT_COUNT] = { "int32", "int64", "uint32",
+                                                    "uint64", "float", "double" };
+
+    ofs_fatal(1, "ofi: atomic %s on %s to PE %d cannot run: %s; use another provider (e.g. "
+              "SHMEM_OFI_PROVIDER='tcp;ofi_rxm')",
+              ops[op], dts[dt], pe, ofi_g.amo_fetch_broken);
+}
+
 /* New value of a word for the compare-swap fallback. */
 static uint64_t ofi_amo_apply(enum comm_amo_op op, enum comm_dtype dt, uint64_t old, uint64_t v)
 {
@@ -237,9 +251,11 @@ static void ofi_amo_casloop(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dt
         &ofi_g.amo[COMM_AMO_CSWAP][sz == 4 ? COMM_DT_U32 : COMM_DT_U64][1];
     uint64_t v = 0, old = 0, nv, prev = 0;
 
+    if (cas->mode == OFI_AMO_UNAVAIL)
+        ofi_amo_unavail(op, dt, pe);
     if (cas->mode != OFI_AMO_NATIVE)
         ofs_fatal(1,
-                  "ofi: provider %s supports neither atomic op %d on type %d nor a %zu-byte "
+                  "ofi: provider %s supports neither atomic op %d on type %d nor a %zu-bit "
                   "compare-swap to emulate it",
                   ofi_g.info->fabric_attr->prov_name, (int)op, (int)dt, sz * 8);
     if (operand)
@@ -280,9 +296,7 @@ void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, 
     if (OFS_LIKELY(h->mode == OFI_AMO_NATIVE))
         ofi_amo_native(c, h, comm_dtype_size(dt), seg, off, operand, cmp, result, pe, nbi);
     else if (h->mode == OFI_AMO_UNAVAIL)
-        ofs_fatal(1, "ofi: a fetching atomic (op %d, type %d) to PE %d cannot run: %s; use "
-                  "another provider (SHMEM_OFI_PROVIDER='tcp;ofi_rxm')",
-                  (int)op, (int)dt, pe, ofi_g.amo_fetch_broken);
+        ofi_amo_unavail(op, dt, pe);
     else
         ofi_amo_casloop(c, op, dt, seg, off, operand, result, pe);
 }

@@ -120,9 +120,13 @@ static void ofi_list_providers(const char *wanted)
                 used += snprintf(list + used, sizeof(list) - used, "%s'%s'", used ? ", " : "", p);
         }
     }
-    ofs_log_error("ofi: provider '%s' offers no RDM endpoint with FI_RMA|FI_ATOMIC here; "
+    ofs_log_error("ofi: provider '%s' offers no RDM endpoint with FI_RMA|FI_ATOMIC%s%s here; "
                   "providers found: %s (set SHMEM_OFI_PROVIDER to one of them)",
-                  wanted, used ? list : "none");
+                  wanted, ofi_g.mr_hints & (FI_MR_BASIC | FI_MR_SCALABLE) ? " and MR mode " : "",
+                  ofi_g.mr_hints & FI_MR_BASIC      ? "FI_MR_BASIC"
+                  : ofi_g.mr_hints & FI_MR_SCALABLE ? "FI_MR_SCALABLE"
+                                                    : "",
+                  used ? list : "none");
     if (all)
         fi_freeinfo(all);
     fi_freeinfo(h);
