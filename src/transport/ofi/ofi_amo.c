@@ -201,13 +201,14 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
 /* A fetching atomic the provider would crash on (amo_fetch_broken). */
 static OFS_NORETURN void ofi_amo_unavail(enum comm_amo_op op, enum comm_dtype dt, int pe)
 {
-    static const char *const ops[COMM_AMO_COUNT] = { "swap/set", "fetch-add", "fetch-and",
-                                                     "fetch-or", "fetch-xor", "fetch",
+    static const char *const ops[COMM_AMO_COUNT] = { "swap/set",    "fetch-add", "fetch-and",
+                                                     "fetch-or",    "fetch-xor", "fetch",
                                                      "compare-swap" };
-    static const char *const dts[COMM_DT_COUNT] = { "int32", "int64", "uint32",
+    static const char *const dts[COMM_DT_COUNT] = { "int32",  "int64", "uint32",
                                                     "uint64", "float", "double" };
 
-    ofs_fatal(1, "ofi: atomic %s on %s to PE %d cannot run: %s; use another provider (e.g. "
+    ofs_fatal(1,
+              "ofi: atomic %s on %s to PE %d cannot run: %s; use another provider (e.g. "
               "SHMEM_OFI_PROVIDER='tcp;ofi_rxm')",
               ops[op], dts[dt], pe, ofi_g.amo_fetch_broken);
 }

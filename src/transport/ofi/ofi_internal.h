@@ -119,7 +119,7 @@ struct ofi_state {
     uint64_t mr_hints;      /* asked for (SHMEM_OFI_MR_MODE) */
     uint64_t mr_forced;     /* FI_MR_LOCAL/FI_MR_ENDPOINT forced though not required */
     int mr_bind_ret;        /* forced FI_MR_ENDPOINT: what fi_mr_bind said (0: bound) */
-    uint64_t op_flags; /* FI_DELIVERY_COMPLETE when granted */
+    uint64_t op_flags;      /* FI_DELIVERY_COMPLETE when granted */
     int delivery_complete;
     int ordered_waw; /* generic FI_ORDER_WAW: fence needs no wait */
     int manual_progress;

@@ -120,8 +120,8 @@ static struct ofi_mrchk_ep *ofi_mrchk_ep_of(struct fid_ep *ep)
     return e;
 }
 
-static ssize_t ofi_mrchk_read(struct fid_ep *ep, void *buf, size_t len, void *desc,
-                              fi_addr_t src, uint64_t addr, uint64_t key, void *context)
+static ssize_t ofi_mrchk_read(struct fid_ep *ep, void *buf, size_t len, void *desc, fi_addr_t src,
+                              uint64_t addr, uint64_t key, void *context)
 {
     ofi_mrchk("fi_read", "destination", buf, len, desc);
     return ofi_mrchk_ep_of(ep)->orig_rma->read(ep, buf, len, desc, src, addr, key, context);
@@ -134,8 +134,7 @@ static ssize_t ofi_mrchk_write(struct fid_ep *ep, const void *buf, size_t len, v
     return ofi_mrchk_ep_of(ep)->orig_rma->write(ep, buf, len, desc, dest, addr, key, context);
 }
 
-static ssize_t ofi_mrchk_writemsg(struct fid_ep *ep, const struct fi_msg_rma *msg,
-                                  uint64_t flags)
+static ssize_t ofi_mrchk_writemsg(struct fid_ep *ep, const struct fi_msg_rma *msg, uint64_t flags)
 {
     if (!(flags & FI_INJECT))
         for (size_t i = 0; i < msg->iov_count; i++)
@@ -196,8 +195,8 @@ static ssize_t ofi_mrchk_compare(struct fid_ep *ep, const void *buf, size_t coun
     ofi_mrchk("fi_compare_atomic", "compare", compare, len, compare_desc);
     ofi_mrchk("fi_compare_atomic", "result", result, len, result_desc);
     return ofi_mrchk_ep_of(ep)->orig_atomic->compwrite(ep, buf, count, desc, compare, compare_desc,
-                                                       result, result_desc, dest, addr, key, dt,
-                                                       op, context);
+                                                       result, result_desc, dest, addr, key, dt, op,
+                                                       context);
 }
 
 void ofi_mrchk_add_ep(struct fid_ep *ep)

@@ -291,11 +291,12 @@ static void ofi_print_info(void)
            m & FI_MR_ALLOCATED ? " ALLOCATED" : "", m & FI_MR_LOCAL ? " LOCAL" : "",
            m & FI_MR_ENDPOINT ? " ENDPOINT" : "", m & OFI_MR_MODES ? "" : " (none)",
            g & FI_MR_BASIC ? " (granted as FI_MR_BASIC)" : "",
-           g & FI_MR_SCALABLE ? " (granted as FI_MR_SCALABLE)" : "",
-           f ? " (forced:" : "", f & FI_MR_LOCAL ? " LOCAL" : "",
+           g & FI_MR_SCALABLE ? " (granted as FI_MR_SCALABLE)" : "", f ? " (forced:" : "",
+           f & FI_MR_LOCAL ? " LOCAL" : "",
            f & FI_MR_ENDPOINT
                ? (ofi_g.mr_bind_ret ? " ENDPOINT, provider has no fi_mr_bind)" : " ENDPOINT)")
-               : f ? ")" : "",
+           : f ? ")"
+               : "",
            ofi_g.delivery_complete ? "delivery" : "transmit",
            ofi_g.manual_progress ? "manual" : "auto",
            ofi_g.manual_progress
