@@ -47,6 +47,9 @@ OFS_ENV(OFI_AMO_CASLOOP, BOOL, "0",
         "Testing: run every OFI atomic but compare-swap as a compare-swap loop (the fallback path)")
 OFS_ENV(OFI_CQ_SIZE, LONG, "256",
         "Entries of each context's completion queue (bounce-buffer completions and errors)")
+OFS_ENV(OFI_MR_MODE, STRING, "auto",
+        "Memory registration: auto, basic or scalable (mode asked of the provider), then +local "
+        "and/or +endpoint to act as if the provider required FI_MR_LOCAL/FI_MR_ENDPOINT")
 
 /* collectives and teams */
 OFS_ENV(TEAMS_MAX, LONG, "64",

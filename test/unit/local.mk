@@ -7,3 +7,6 @@ EXTRA_DIST += test/unit/local.mk
 check_PROGRAMS += test/unit/test_ofi_proto
 test_unit_test_ofi_proto_SOURCES = test/unit/test_ofi_proto.c
 test_unit_test_ofi_proto_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += test/unit/test_ofi_mrmode
+test_unit_test_ofi_mrmode_SOURCES = test/unit/test_ofi_mrmode.c
+test_unit_test_ofi_mrmode_LDADD = $(UNIT_LDADD)

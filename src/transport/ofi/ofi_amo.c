@@ -40,9 +40,24 @@ static int ofi_amo_supported(enum fi_op op, enum fi_datatype dt, int fetch)
     return fi_query_atomic(ofi_g.domain, dt, op, &attr, flags) == 0 && attr.count >= 1;
 }
 
+/* Providers known to crash on fetching/compare atomics.  udp;ofi_rxd (libfabric 1.17
+ * here) corrupts its transfer lists on every fetching or compare atomic it receives
+ * and crashes in the target's progress (fi_cq_read), whatever the type, op or call
+ * form (libfabric issue 11814, fixed by PR 11839 in 2026: releases from 2.5 on are
+ * trusted).  RMA and non-fetching atomics work; the fetching ones are refused. */
+static const char *ofi_amo_fetch_broken(void)
+{
+    if (strstr(ofi_g.info->fabric_attr->prov_name, "ofi_rxd") &&
+        FI_VERSION_LT(fi_version(), FI_VERSION(2, 5)))
+        return "udp;ofi_rxd before libfabric 2.5 crashes on fetching and compare atomics "
+               "(libfabric issue 11814)";
+    return NULL;
+}
+
 void ofi_amo_setup(void)
 {
     ofi_g.amo_fallbacks = 0;
+    ofi_g.amo_fetch_broken = ofi_amo_fetch_broken();
     for (int op = 0; op < COMM_AMO_COUNT; op++) {
         for (int dt = 0; dt < COMM_DT_COUNT; dt++) {
             for (int fetch = 0; fetch < 2; fetch++) {
@@ -57,10 +72,19 @@ void ofi_amo_setup(void)
                 /* testing knob: exercise the fallback on providers that need none */
                 if (ofs_g.params.OFI_AMO_CASLOOP && op != COMM_AMO_CSWAP)
                     h->mode = OFI_AMO_CASLOOP;
+                if (f && ofi_g.amo_fetch_broken)
+                    h->mode = OFI_AMO_UNAVAIL;
                 if (h->mode == OFI_AMO_CASLOOP && f == fetch)
                     ofi_g.amo_fallbacks++;
             }
         }
+    }
+    if (ofi_g.amo_fetch_broken) {
+        if (ofs_g.my_pe == 0)
+            ofs_log_warn("ofi: %s: fetching atomics are unavailable (a program using one "
+                         "stops with an error); RMA and non-fetching atomics work",
+                         ofi_g.amo_fetch_broken);
+        return;
     }
     for (int w = 0; w < 2; w++) {
         enum fi_datatype d = w ? FI_UINT64 : FI_UINT32;
@@ -124,8 +148,16 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
     }
     if (!operand)
         operand = &dummy;
-    /* an nbi operand may live on the caller's stack: keep a copy until quiet */
-    if (nbi) {
+    /* an nbi operand may live on the caller's stack: keep a copy until quiet.  Under
+     * FI_MR_LOCAL operands and a blocking result go through the context's registered
+     * slots too, so no atomic needs a registration of its own. */
+    int local = (ofi_g.mr_mode & FI_MR_LOCAL) != 0;
+    void *user_result = NULL;
+    if (local && !nbi) {
+        user_result = result;
+        result = ofi_ctx_slot(c);
+    }
+    if (nbi || local) {
         uint64_t *slot = ofi_ctx_slot(c);
         memcpy(&slot[0], operand, sz);
         operand = &slot[0];
@@ -162,6 +194,23 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
         fi_close(&tmp_c->fid);
     if (tmp_r)
         fi_close(&tmp_r->fid);
+    if (user_result)
+        memcpy(user_result, result, sz);
+}
+
+/* A fetching atomic the provider would crash on (amo_fetch_broken). */
+static OFS_NORETURN void ofi_amo_unavail(enum comm_amo_op op, enum comm_dtype dt, int pe)
+{
+    static const char *const ops[COMM_AMO_COUNT] = { "swap/set",    "fetch-add", "fetch-and",
+                                                     "fetch-or",    "fetch-xor", "fetch",
+                                                     "compare-swap" };
+    static const char *const dts[COMM_DT_COUNT] = { "int32",  "int64", "uint32",
+                                                    "uint64", "float", "double" };
+
+    ofs_fatal(1,
+              "ofi: atomic %s on %s to PE %d cannot run: %s; use another provider (e.g. "
+              "SHMEM_OFI_PROVIDER='tcp;ofi_rxm')",
+              ops[op], dts[dt], pe, ofi_g.amo_fetch_broken);
 }
 
 /* New value of a word for the compare-swap fallback. */
@@ -203,9 +252,11 @@ static void ofi_amo_casloop(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dt
         &ofi_g.amo[COMM_AMO_CSWAP][sz == 4 ? COMM_DT_U32 : COMM_DT_U64][1];
     uint64_t v = 0, old = 0, nv, prev = 0;
 
+    if (cas->mode == OFI_AMO_UNAVAIL)
+        ofi_amo_unavail(op, dt, pe);
     if (cas->mode != OFI_AMO_NATIVE)
         ofs_fatal(1,
-                  "ofi: provider %s supports neither atomic op %d on type %d nor a %zu-byte "
+                  "ofi: provider %s supports neither atomic op %d on type %d nor a %zu-bit "
                   "compare-swap to emulate it",
                   ofi_g.info->fabric_attr->prov_name, (int)op, (int)dt, sz * 8);
     if (operand)
@@ -245,6 +296,8 @@ void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, 
     }
     if (OFS_LIKELY(h->mode == OFI_AMO_NATIVE))
         ofi_amo_native(c, h, comm_dtype_size(dt), seg, off, operand, cmp, result, pe, nbi);
+    else if (h->mode == OFI_AMO_UNAVAIL)
+        ofi_amo_unavail(op, dt, pe);
     else
         ofi_amo_casloop(c, op, dt, seg, off, operand, result, pe);
 }

@@ -62,7 +62,8 @@ struct ofi_bounce {
 };
 
 /* How an atomic (op, type, fetching) is executed. */
-enum ofi_amo_mode { OFI_AMO_NATIVE, OFI_AMO_CASLOOP };
+/* UNAVAIL: the provider crashes on it (udp;ofi_rxd fetching atomics): fatal if used */
+enum ofi_amo_mode { OFI_AMO_NATIVE, OFI_AMO_CASLOOP, OFI_AMO_UNAVAIL };
 struct ofi_amo_how {
     enum fi_op op;
     enum fi_datatype dt;
@@ -93,6 +94,12 @@ struct ofi_ctx {
     /* operands that must outlive their call (nbi and non-fetching atomics) */
     unsigned nbi_used;
     uint64_t nbi_slot[OFI_NBI_SLOTS][2];
+    /* FI_MR_LOCAL: this struct registered once (slots and flush word get descriptors);
+     * with FI_MR_ENDPOINT too, the segments registered again bound to this endpoint */
+    struct fid_mr *self_mr;
+    void *self_desc;
+    struct fid_mr *seg_mr[HEAP_NSEGS];
+    void *seg_desc[HEAP_NSEGS];
 };
 
 struct ofi_state {
@@ -107,8 +114,12 @@ struct ofi_state {
     struct fid_mr *mr[HEAP_NSEGS];
     void *mr_desc[HEAP_NSEGS];
     uint64_t requested_key; /* next key for FI_MR_PROV_KEY-less registrations */
-    uint64_t mr_mode;
-    uint64_t op_flags; /* FI_DELIVERY_COMPLETE when granted */
+    uint64_t mr_mode;       /* effective: FI_MR_BASIC/SCALABLE expanded, forced bits added */
+    uint64_t mr_granted;    /* as the provider returned it */
+    uint64_t mr_hints;      /* asked for (SHMEM_OFI_MR_MODE) */
+    uint64_t mr_forced;     /* FI_MR_LOCAL/FI_MR_ENDPOINT forced though not required */
+    int mr_bind_ret;        /* forced FI_MR_ENDPOINT: what fi_mr_bind said (0: bound) */
+    uint64_t op_flags;      /* FI_DELIVERY_COMPLETE when granted */
     int delivery_complete;
     int ordered_waw; /* generic FI_ORDER_WAW: fence needs no wait */
     int manual_progress;
@@ -117,6 +128,7 @@ struct ofi_state {
     unsigned char *active;       /* n_pes */
     struct ofi_amo_how amo[COMM_AMO_COUNT][COMM_DT_COUNT][2];
     int amo_fallbacks;
+    const char *amo_fetch_broken; /* why fetching atomics are unavailable, or NULL */
     /* progress thread */
     pthread_t thread;
     int thread_running;
@@ -154,8 +166,21 @@ void ofi_fatal_call(const char *call, ssize_t ret, const char *fmt, ...) OFS_PRI
     OFS_NORETURN OFS_HIDDEN;
 
 /* ofi_setup.c */
+/* SHMEM_OFI_MR_MODE: "auto", "basic" or "scalable", then optionally "+local" and/or
+ * "+endpoint".  Sets the hints' mr_mode and the bits to force; -1 on a bad value. */
+int ofi_mr_mode_parse(const char *s, uint64_t *hints_p, uint64_t *forced_p) OFS_HIDDEN;
+/* The mode the transport obeys: legacy FI_MR_BASIC/FI_MR_SCALABLE expanded to the
+ * 1.5 bits, plus the forced ones. */
+uint64_t ofi_mr_mode_effective(uint64_t granted, uint64_t forced) OFS_HIDDEN;
 ofs_status_t ofi_mr_reg_local(struct fid_ep *ep, const void *buf, size_t len, uint64_t access,
                               struct fid_mr **mr_p) OFS_HIDDEN;
+
+/* ofi_mrcheck.c: with FI_MR_LOCAL forced, every descriptor passed in a data transfer
+ * is checked against the live registrations (see the file). */
+void ofi_mrchk_add_mr(struct fid_mr *mr, const void *buf, size_t len) OFS_HIDDEN;
+void ofi_mrchk_add_ep(struct fid_ep *ep) OFS_HIDDEN;
+void ofi_mrchk_del_ep(struct fid_ep *ep) OFS_HIDDEN;
+unsigned long ofi_mrchk_count(void) OFS_HIDDEN;
 
 /* ofi_rma.c */
 /* One step of waiting: drive this context, the target endpoint, back off by iter. */

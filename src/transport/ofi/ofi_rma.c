@@ -162,12 +162,16 @@ void *ofi_local_desc(struct ofi_ctx *c, const void *buf, size_t len, uint64_t ac
     *tmp_p = NULL;
     if (OFS_LIKELY(!(ofi_g.mr_mode & FI_MR_LOCAL)))
         return NULL;
-    if (!(ofi_g.mr_mode & FI_MR_ENDPOINT)) {
-        size_t off;
-        int s = heap_seg_of(buf, len, &off);
-        if (s >= 0)
-            return ofi_g.mr_desc[s];
-    }
+    /* the context's slots and flush word, then the segments (ofi_ctx_mr_setup) */
+    if (c->self_mr && (const char *)buf >= (const char *)c &&
+        (const char *)buf + len <= (const char *)(c + 1))
+        return c->self_desc;
+    size_t off;
+    int s = heap_seg_of(buf, len, &off);
+    if (s >= 0 && !(ofi_g.mr_mode & FI_MR_ENDPOINT))
+        return ofi_g.mr_desc[s];
+    if (s >= 0 && c->seg_mr[s])
+        return c->seg_desc[s];
     if (ofi_mr_reg_local(c->ep, buf, len ? len : 1, access, tmp_p) != OFS_OK)
         ofs_fatal(1, "ofi: cannot register a local buffer %p of %zu bytes (FI_MR_LOCAL)", buf, len);
     return fi_mr_desc(*tmp_p);

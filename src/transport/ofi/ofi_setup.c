@@ -37,6 +37,51 @@ static ofs_status_t ofi_err(const char *call, int ret)
     return ret == -FI_ENOMEM ? OFS_ERR_NOMEM : OFS_ERR_FABRIC;
 }
 
+/* ---- memory-registration modes ---- */
+
+int ofi_mr_mode_parse(const char *s, uint64_t *hints_p, uint64_t *forced_p)
+{
+    uint64_t hints = OFI_MR_MODES, forced = 0;
+    int have_base = 0;
+
+    if (!s)
+        s = "";
+    while (*s) {
+        size_t n = strcspn(s, "+,");
+        if (n == 0) {
+            s++;
+            continue;
+        }
+        if (n == 4 && strncasecmp(s, "auto", n) == 0 && !have_base)
+            hints = OFI_MR_MODES, have_base = 1;
+        else if (n == 5 && strncasecmp(s, "basic", n) == 0 && !have_base)
+            hints = FI_MR_BASIC, have_base = 1;
+        else if (n == 8 && strncasecmp(s, "scalable", n) == 0 && !have_base)
+            hints = FI_MR_SCALABLE, have_base = 1;
+        else if (n == 5 && strncasecmp(s, "local", n) == 0)
+            forced |= FI_MR_LOCAL;
+        else if (n == 8 && strncasecmp(s, "endpoint", n) == 0)
+            forced |= FI_MR_ENDPOINT;
+        else
+            return -1;
+        s += n;
+    }
+    *hints_p = hints;
+    *forced_p = forced;
+    return 0;
+}
+
+uint64_t ofi_mr_mode_effective(uint64_t granted, uint64_t forced)
+{
+    uint64_t m = granted;
+
+    /* legacy modes (libfabric < 1.5 names, still accepted in hints) */
+    if (m & FI_MR_BASIC)
+        m = (m & ~(uint64_t)FI_MR_BASIC) | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
+    m &= ~(uint64_t)FI_MR_SCALABLE;
+    return m | forced;
+}
+
 static struct fi_info *ofi_hints(const char *prov, int delivery)
 {
     struct fi_info *h = fi_allocinfo();
@@ -46,7 +91,7 @@ static struct fi_info *ofi_hints(const char *prov, int delivery)
     h->caps = OFI_CAPS;
     h->mode = 0;
     h->ep_attr->type = FI_EP_RDM;
-    h->domain_attr->mr_mode = OFI_MR_MODES;
+    h->domain_attr->mr_mode = ofi_g.mr_hints ? ofi_g.mr_hints : OFI_MR_MODES;
     h->domain_attr->threading = FI_THREAD_SAFE;
     h->domain_attr->data_progress = FI_PROGRESS_UNSPEC;
     h->domain_attr->control_progress = FI_PROGRESS_UNSPEC;
@@ -75,9 +120,13 @@ static void ofi_list_providers(const char *wanted)
                 used += snprintf(list + used, sizeof(list) - used, "%s'%s'", used ? ", " : "", p);
         }
     }
-    ofs_log_error("ofi: provider '%s' offers no RDM endpoint with FI_RMA|FI_ATOMIC here; "
+    ofs_log_error("ofi: provider '%s' offers no RDM endpoint with FI_RMA|FI_ATOMIC%s%s here; "
                   "providers found: %s (set SHMEM_OFI_PROVIDER to one of them)",
-                  wanted, used ? list : "none");
+                  wanted, ofi_g.mr_hints & (FI_MR_BASIC | FI_MR_SCALABLE) ? " and MR mode " : "",
+                  ofi_g.mr_hints & FI_MR_BASIC      ? "FI_MR_BASIC"
+                  : ofi_g.mr_hints & FI_MR_SCALABLE ? "FI_MR_SCALABLE"
+                                                    : "",
+                  used ? list : "none");
     if (all)
         fi_freeinfo(all);
     fi_freeinfo(h);
@@ -91,6 +140,17 @@ static ofs_status_t ofi_getinfo(void)
 
     if (!prov || !*prov)
         prov = getenv("FI_PROVIDER");
+    /* the sockets provider's progress thread spins FI_SOCKETS_PE_WAITTIME ms (default
+     * 10) whenever it runs out of work: with more PEs than cores that starves the PEs
+     * (ofi_rma at 2 PEs on 2 cores: 17 s instead of 2 s).  Read at provider load, so
+     * set before the first fi_getinfo; a user's own setting wins. */
+    setenv("FI_SOCKETS_PE_WAITTIME", "0", 0);
+    if (ofi_mr_mode_parse(ofs_g.params.OFI_MR_MODE, &ofi_g.mr_hints, &ofi_g.mr_forced) != 0) {
+        ofs_log_error("ofi: SHMEM_OFI_MR_MODE='%s' is not a registration mode: use auto, basic "
+                      "or scalable, optionally followed by +local and/or +endpoint",
+                      ofs_g.params.OFI_MR_MODE);
+        return OFS_ERR_INVAL;
+    }
     /* ask for delivery completion (quiet means visible at the target); fall back */
     for (int delivery = 1; delivery >= 0; delivery--) {
         h = ofi_hints(prov, delivery);
@@ -120,11 +180,33 @@ static ofs_status_t ofi_getinfo(void)
         ofi_g.delivery_complete = 0;
         ofi_g.info->tx_attr->op_flags &= ~(uint64_t)FI_DELIVERY_COMPLETE;
     }
-    ofi_g.mr_mode = ofi_g.info->domain_attr->mr_mode;
+    ofi_g.mr_granted = ofi_g.info->domain_attr->mr_mode;
+    /* forced bits the provider requires anyway are not "forced" */
+    ofi_g.mr_forced &= ~ofi_g.mr_granted;
+    ofi_g.mr_mode = ofi_mr_mode_effective(ofi_g.mr_granted, ofi_g.mr_forced);
     ofi_g.op_flags = ofi_g.delivery_complete ? FI_DELIVERY_COMPLETE : 0;
     ofi_g.ordered_waw = (ofi_g.info->tx_attr->msg_order & FI_ORDER_WAW) != 0;
     ofi_g.manual_progress = ofi_g.info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
     return OFS_OK;
+}
+
+/* FI_MR_ENDPOINT: bind a new MR to the endpoint that uses it and enable it.  When the
+ * mode is only forced (SHMEM_OFI_MR_MODE=...+endpoint) on a provider without
+ * endpoint-bound MRs, its refusal (-FI_ENOSYS/-FI_EINVAL) is recorded and ignored. */
+static int ofi_mr_bind_ep(struct fid_mr *mr, struct fid_ep *ep)
+{
+    int ret;
+
+    if (!(ofi_g.mr_mode & FI_MR_ENDPOINT))
+        return 0;
+    ret = fi_mr_bind(mr, &ep->fid, 0);
+    if (!ret)
+        ret = fi_mr_enable(mr);
+    if (ret && (ofi_g.mr_forced & FI_MR_ENDPOINT) && (ret == -FI_ENOSYS || ret == -FI_EINVAL)) {
+        ofi_g.mr_bind_ret = ret;
+        ret = 0;
+    }
+    return ret;
 }
 
 ofs_status_t ofi_mr_reg_local(struct fid_ep *ep, const void *buf, size_t len, uint64_t access,
@@ -140,15 +222,13 @@ ofs_status_t ofi_mr_reg_local(struct fid_ep *ep, const void *buf, size_t len, ui
                       (unsigned long long)access, (unsigned long long)key, fi_strerror(-ret));
         return OFS_ERR_FABRIC;
     }
-    if (ofi_g.mr_mode & FI_MR_ENDPOINT) {
-        ret = fi_mr_bind(mr, &ep->fid, 0);
-        if (!ret)
-            ret = fi_mr_enable(mr);
-        if (ret) {
-            fi_close(&mr->fid);
-            return ofi_err("fi_mr_bind/fi_mr_enable", ret);
-        }
+    ret = ofi_mr_bind_ep(mr, ep);
+    if (ret) {
+        fi_close(&mr->fid);
+        return ofi_err("fi_mr_bind/fi_mr_enable", ret);
     }
+    if (ofi_g.mr_forced & FI_MR_LOCAL)
+        ofi_mrchk_add_mr(mr, buf, len);
     *mr_p = mr;
     return OFS_OK;
 }
@@ -180,13 +260,12 @@ static ofs_status_t ofi_segs_register(struct ofi_peer_info *me)
                           (void *)sg->base, sg->len, fi_strerror(-ret));
             return OFS_ERR_FABRIC;
         }
-        if (ofi_g.mr_mode & FI_MR_ENDPOINT) {
-            ret = fi_mr_bind(ofi_g.mr[s], &ofi_g.main->ep->fid, 0);
-            if (!ret)
-                ret = fi_mr_enable(ofi_g.mr[s]);
-            if (ret)
-                return ofi_err("fi_mr_bind/enable (segment)", ret);
-        }
+        /* remote operations arrive at the target endpoint */
+        ret = ofi_mr_bind_ep(ofi_g.mr[s], ofi_g.main->ep);
+        if (ret)
+            return ofi_err("fi_mr_bind/enable (segment)", ret);
+        if (ofi_g.mr_forced & FI_MR_LOCAL)
+            ofi_mrchk_add_mr(ofi_g.mr[s], sg->base, sg->len);
         ofi_g.mr_desc[s] = fi_mr_desc(ofi_g.mr[s]);
         me->key[s] = fi_mr_key(ofi_g.mr[s]);
         me->base[s] = (uint64_t)(uintptr_t)sg->base;
@@ -201,16 +280,23 @@ static void ofi_print_info(void)
 {
     const struct fi_info *i = ofi_g.info;
     const struct ofi_thresh *t = &ofi_g.thresh;
-    uint64_t m = ofi_g.mr_mode;
+    uint64_t m = ofi_g.mr_mode, g = ofi_g.mr_granted, f = ofi_g.mr_forced;
 
     if (!ofs_g.params.INFO || ofs_g.my_pe != 0)
         return;
     printf("ofishmem ofi: provider %s, fabric %s, domain %s\n", i->fabric_attr->prov_name,
            i->fabric_attr->name, i->domain_attr->name);
-    printf("ofishmem ofi: MR mode%s%s%s%s%s%s, %s completion, %s progress%s\n",
+    printf("ofishmem ofi: MR mode%s%s%s%s%s%s%s%s%s%s%s, %s completion, %s progress%s\n",
            m & FI_MR_VIRT_ADDR ? " VIRT_ADDR" : "", m & FI_MR_PROV_KEY ? " PROV_KEY" : "",
            m & FI_MR_ALLOCATED ? " ALLOCATED" : "", m & FI_MR_LOCAL ? " LOCAL" : "",
            m & FI_MR_ENDPOINT ? " ENDPOINT" : "", m & OFI_MR_MODES ? "" : " (none)",
+           g & FI_MR_BASIC ? " (granted as FI_MR_BASIC)" : "",
+           g & FI_MR_SCALABLE ? " (granted as FI_MR_SCALABLE)" : "", f ? " (forced:" : "",
+           f & FI_MR_LOCAL ? " LOCAL" : "",
+           f & FI_MR_ENDPOINT
+               ? (ofi_g.mr_bind_ret ? " ENDPOINT, provider has no fi_mr_bind)" : " ENDPOINT)")
+           : f ? ")"
+               : "",
            ofi_g.delivery_complete ? "delivery" : "transmit",
            ofi_g.manual_progress ? "manual" : "auto",
            ofi_g.manual_progress
@@ -222,6 +308,8 @@ static void ofi_print_info(void)
            "chunk %zu B; fence %s; %d atomic op/type pairs by compare-swap loop\n",
            t->inject_max, t->bounce_max, t->bounce_count, t->chunk,
            ofi_g.ordered_waw ? "by ordering" : "waits for completion", ofi_g.amo_fallbacks);
+    if (ofi_g.amo_fetch_broken)
+        printf("ofishmem ofi: fetching atomics unavailable: %s\n", ofi_g.amo_fetch_broken);
     fflush(stdout);
 }
 
@@ -296,6 +384,11 @@ static void ofi_close(struct fid *f, const char *what)
 static void ofi_fini(void)
 {
     ofi_progress_stop();
+    if ((ofi_g.mr_forced & FI_MR_LOCAL) && ofs_g.params.INFO && ofs_g.my_pe == 0) {
+        printf("ofishmem ofi: FI_MR_LOCAL check: %lu local descriptors verified\n",
+               ofi_mrchk_count());
+        fflush(stdout);
+    }
     for (int s = 0; s < HEAP_NSEGS; s++) {
         ofi_close(ofi_g.mr[s] ? &ofi_g.mr[s]->fid : NULL, "segment MR");
         ofi_g.mr[s] = NULL;
@@ -320,8 +413,14 @@ static void ofi_fini(void)
 
 static void ofi_ctx_free(struct ofi_ctx *c)
 {
-    ofi_close(c->ep ? &c->ep->fid : NULL, "context endpoint");
+    /* MRs first: under FI_MR_ENDPOINT they are bound to the endpoint */
     ofi_close(c->bounce_mr ? &c->bounce_mr->fid : NULL, "bounce MR");
+    ofi_close(c->self_mr ? &c->self_mr->fid : NULL, "context MR");
+    for (int s = 0; s < HEAP_NSEGS; s++)
+        ofi_close(c->seg_mr[s] ? &c->seg_mr[s]->fid : NULL, "context segment MR");
+    if (c->ep && (ofi_g.mr_forced & FI_MR_LOCAL))
+        ofi_mrchk_del_ep(c->ep);
+    ofi_close(c->ep ? &c->ep->fid : NULL, "context endpoint");
     ofi_close(c->put_cntr ? &c->put_cntr->fid : NULL, "put counter");
     ofi_close(c->get_cntr ? &c->get_cntr->fid : NULL, "get counter");
     ofi_close(c->cq ? &c->cq->fid : NULL, "context CQ");
@@ -357,6 +456,31 @@ static ofs_status_t ofi_bounce_setup(struct ofi_ctx *c)
         if (st != OFS_OK)
             return st;
         c->bounce_desc = fi_mr_desc(c->bounce_mr);
+    }
+    return OFS_OK;
+}
+
+/* FI_MR_LOCAL: descriptors for the context's own operand slots and flush word (one
+ * registration of the struct); with FI_MR_ENDPOINT also, since the segment MRs are
+ * bound to the target endpoint, the segments again for this initiator endpoint. */
+static ofs_status_t ofi_ctx_mr_setup(struct ofi_ctx *c, int target)
+{
+    ofs_status_t st;
+
+    if (!(ofi_g.mr_mode & FI_MR_LOCAL))
+        return OFS_OK;
+    st = ofi_mr_reg_local(c->ep, c, sizeof(*c), FI_READ | FI_WRITE, &c->self_mr);
+    if (st != OFS_OK)
+        return st;
+    c->self_desc = fi_mr_desc(c->self_mr);
+    if (target || !(ofi_g.mr_mode & FI_MR_ENDPOINT))
+        return OFS_OK;
+    for (int s = 0; s < HEAP_NSEGS; s++) {
+        st = ofi_mr_reg_local(c->ep, heap_g.seg[s].base, heap_g.seg[s].len, FI_READ | FI_WRITE,
+                              &c->seg_mr[s]);
+        if (st != OFS_OK)
+            return st;
+        c->seg_desc[s] = fi_mr_desc(c->seg_mr[s]);
     }
     return OFS_OK;
 }
@@ -461,6 +585,8 @@ static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p)
         st = ofi_err("fi_ep_bind/fi_enable", ret);
         goto err_free;
     }
+    if (ofi_g.mr_forced & FI_MR_LOCAL)
+        ofi_mrchk_add_ep(c->ep);
     if (cq_attr.wait_obj == FI_WAIT_FD) {
         int fd = -1;
         if (fi_control(&c->cq->fid, FI_GETWAIT, &fd) == 0)
@@ -472,6 +598,8 @@ static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p)
             goto err_free;
     }
     st = ofi_bounce_setup(c);
+    if (st == OFS_OK)
+        st = ofi_ctx_mr_setup(c, target);
     if (st != OFS_OK)
         goto err_free;
     *c_p = c;
