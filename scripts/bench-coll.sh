@@ -10,7 +10,7 @@
 #   BENCH_TIMEOUT seconds per run (default 120), BENCH_REPEAT rounds (default 3),
 #   COLL_NPES PE counts (default "2 4 8"), COLL_MAX largest size in bytes (default
 #   65536), COLL_ITERS iterations per small size (default 200; barriers 10x, sizes of
-#   64 KiB and more 1/10).
+#   64 KiB and more 1/10), COLL_TABLE_ONLY=1 (print the table of the last run again).
 # Both libraries run the same calls: Open MPI 4.1 implements OpenSHMEM 1.4 (no teams),
 # so coll_bench is built in its active-set form (shmem_broadcast64, shmem_int_sum_to_all,
 # shmem_fcollect64, shmem_alltoall64, shmem_barrier; coll_bench_aset for ofishmem).
@@ -43,10 +43,10 @@ iters=${COLL_ITERS:-200}
 osh_cc=${OSHMEM_CC:-/usr/bin/oshcc}
 osh_run=${OSHMEM_RUN:-/usr/bin/oshrun}
 perf=$top/test/performance
-rm -f "$out"/*.csv "$out"/*.log
-
 say() { echo "bench-coll: $*" >&2; }
 
+if [ -z "${COLL_TABLE_ONLY:-}" ]; then
+rm -f "$out"/*.csv "$out"/*.log
 say "building coll_bench in $build"
 make -C "$build" -s test/performance/coll_bench test/performance/coll_bench_aset \
     test/performance/perf_barrier >"$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
@@ -97,6 +97,7 @@ while [ $r -le "$repeat" ]; do
     done
     r=$((r + 1))
 done
+fi
 
 # table: best (smallest) time of the rounds; ofs/osh < 1 means ofishmem is faster
 touch "$out/osh.csv" "$out/team.csv"
@@ -115,7 +116,7 @@ END {
         k = order[i]; split(k, a, ",")
         if (a[3] != p) continue
         printf "%-14s %7s %4s | %10.2f", a[1], a[2], a[3], ofs[k]
-        if (k in osh) printf " %10.2f %7.2f", osh[k], osh[k] > 0 ? ofs[k] / osh[k] : 0
+        if (k in osh) printf " %10.2f %7.2f", osh[k], (osh[k] > 0 ? ofs[k] / osh[k] : 0)
         else printf " %10s %7s", "-", "-"
         if (k in team) printf " | %10.2f\n", team[k]; else printf " | %10s\n", "-"
     }

@@ -19,16 +19,16 @@
 #include <string.h>
 
 /* counter indices */
-#define COLL_F_BAR 0    /* 32: dissemination barrier rounds */
-#define COLL_F_BCAST 32 /* broadcast: from my parent in the tree */
-#define COLL_F_RING 33  /* ring collect: from my left neighbour */
-#define COLL_F_PRE 34   /* reduce: fold of an extra PE */
-#define COLL_F_POST 35  /* reduce: result back to an extra PE */
-#define COLL_F_RD 36    /* 16: recursive doubling rounds */
-#define COLL_F_RAB 52   /* 32: Rabenseifner halving then doubling rounds */
-#define COLL_F_BRUCK 84 /* 16: Bruck rounds */
-#define COLL_F_TREE_UP 100   /* tree barrier: arrivals from my children */
-#define COLL_F_TREE_DOWN 101 /* tree barrier: release from my parent */
+#define COLL_F_BAR 0           /* 32: dissemination barrier rounds */
+#define COLL_F_BCAST 32        /* broadcast: from my parent in the tree */
+#define COLL_F_RING 33         /* ring collect: from my left neighbour */
+#define COLL_F_PRE 34          /* reduce: fold of an extra PE */
+#define COLL_F_POST 35         /* reduce: result back to an extra PE */
+#define COLL_F_RD 36           /* 16: recursive doubling rounds */
+#define COLL_F_RAB 52          /* 32: Rabenseifner halving then doubling rounds */
+#define COLL_F_BRUCK 84        /* 16: Bruck rounds */
+#define COLL_F_TREE_UP 100     /* tree barrier: arrivals from my children */
+#define COLL_F_TREE_DOWN 101   /* tree barrier: release from my parent */
 #define COLL_F_SHM_ARRIVE 104  /* shm barrier: arrivals, on member 0 (own cache line) */
 #define COLL_F_SHM_RELEASE 112 /* shm barrier: generation released (own cache line) */
 #define COLL_NFLAGS 120        /* at most COLL_FLAGS_BYTES / 8 (coll_team.c) */
@@ -82,8 +82,8 @@ struct coll_tpriv {
 
 struct coll_cfg {
     int barrier, bcast, reduce, collect, alltoall;
-    int fast_signal;       /* CPU atomics through comm_ptr are allowed */
-    unsigned futex_after;  /* shm barrier: comm_wait_backoff steps before sleeping */
+    int fast_signal;      /* CPU atomics through comm_ptr are allowed */
+    unsigned futex_after; /* shm barrier: comm_wait_backoff steps before sleeping */
 };
 extern struct coll_cfg coll_cfg OFS_HIDDEN;
 

@@ -72,8 +72,8 @@ static int alg_pick(const char *var, const char *val, const int *allowed)
 
 static ofs_status_t coll_parse_algs(void)
 {
-    static const int bar[] = { COLL_ALG_AUTO, COLL_ALG_DISSEMINATION, COLL_ALG_TREE,
-                               COLL_ALG_SHM, -1 };
+    static const int bar[] = { COLL_ALG_AUTO, COLL_ALG_DISSEMINATION, COLL_ALG_TREE, COLL_ALG_SHM,
+                               -1 };
     static const int bc[] = { COLL_ALG_AUTO,   COLL_ALG_BINOMIAL, COLL_ALG_SCATTER_ALLGATHER,
                               COLL_ALG_LINEAR, COLL_ALG_SHM,      -1 };
     static const int red[] = { COLL_ALG_AUTO,         COLL_ALG_RECURSIVE_DOUBLING,
@@ -177,10 +177,7 @@ static unsigned coll_futex_after(void)
 {
     cpu_set_t set;
     int ncpu = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
-    const char *e = getenv("OFS_EXP_FUTEX_AFTER");
 
-    if (e)
-        return (unsigned)atoi(e);
     if (ncpu <= 1)
         ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
     return ofs_g.local_size > ncpu ? 2 + 16 : 64 + 256;

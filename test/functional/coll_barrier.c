@@ -37,9 +37,7 @@ static void round_trip(int kind, int r, int start, int stride, int size, shmem_t
     if (r % 61 == kind && idx == r % size)
         usleep(3000); /* one member late: the others wait long */
     switch (kind) {
-    case K_BARRIER_ALL:
-        shmem_barrier_all();
-        break;
+    case K_BARRIER_ALL: shmem_barrier_all(); break;
     case K_SYNC_ALL:
         shmem_quiet();
         shmem_sync_all();
@@ -49,15 +47,13 @@ static void round_trip(int kind, int r, int start, int stride, int size, shmem_t
         shmem_quiet();
         shmem_team_sync(team);
         break;
-    default:
-        shmem_barrier(start, 0, size, psync);
-        break;
+    default: shmem_barrier(start, 0, size, psync); break;
     }
     for (int i = 0; i < size; i++) {
         long got = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
         if (got != v + i) {
-            fprintf(stderr, "PE %d: kind %d round %d: member %d holds %ld, want %ld\n", me, kind,
-                    r, i, got, v + i);
+            fprintf(stderr, "PE %d: kind %d round %d: member %d holds %ld, want %ld\n", me, kind, r,
+                    i, got, v + i);
             test_failures++;
         }
     }

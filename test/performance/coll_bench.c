@@ -32,9 +32,9 @@ static FILE *csv;
 
 #ifdef COLL_BENCH_ASET
 #define MAXSYNC(a, b) ((a) > (b) ? (a) : (b))
-#define PSYNC_LEN                                                                           \
-    MAXSYNC(MAXSYNC(MAXSYNC(SHMEM_BARRIER_SYNC_SIZE, SHMEM_BCAST_SYNC_SIZE),                \
-                    MAXSYNC(SHMEM_REDUCE_SYNC_SIZE, SHMEM_COLLECT_SYNC_SIZE)),              \
+#define PSYNC_LEN                                                              \
+    MAXSYNC(MAXSYNC(MAXSYNC(SHMEM_BARRIER_SYNC_SIZE, SHMEM_BCAST_SYNC_SIZE),   \
+                    MAXSYNC(SHMEM_REDUCE_SYNC_SIZE, SHMEM_COLLECT_SYNC_SIZE)), \
             SHMEM_ALLTOALL_SYNC_SIZE)
 static long psync[2][PSYNC_LEN]; /* alternated: consecutive calls never share one */
 static double t_wrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE + 1];
@@ -134,8 +134,7 @@ int main(int argc, char **argv)
         int it = b >= 65536 ? iters / 10 + 1 : iters;
         TIME("broadcast", b, it, OP_BCAST(dst, src, b));
         TIME("int_sum", b, it, OP_INT_SUM((int *)dst, (int *)src, b / sizeof(int)));
-        TIME("double_sum", b, it,
-             OP_DOUBLE_SUM((double *)dst, (double *)src, b / sizeof(double)));
+        TIME("double_sum", b, it, OP_DOUBLE_SUM((double *)dst, (double *)src, b / sizeof(double)));
         TIME("fcollect", b, it, OP_FCOLLECT(dst, src, b));
         TIME("alltoall", b, it, OP_ALLTOALL(dst, src, b));
     }
