@@ -54,7 +54,8 @@ OFS_ENV(OFI_MR_MODE, STRING, "auto",
 /* collectives and teams */
 OFS_ENV(TEAMS_MAX, LONG, "64",
         "Most teams that can exist at once (each reserves synchronization space in the heap)")
-OFS_ENV(BARRIER_ALGORITHM, STRING, "auto", "Barrier algorithm: auto, dissemination")
+OFS_ENV(BARRIER_ALGORITHM, STRING, "auto",
+        "Barrier algorithm: auto, dissemination, tree, shm (same-node teams)")
 OFS_ENV(BCAST_ALGORITHM, STRING, "auto",
         "Broadcast algorithm: auto, binomial, scatter_allgather, linear, shm (same-node teams)")
 OFS_ENV(

@@ -153,6 +153,7 @@ END {
 [ $have_oshmem = 1 ] || echo "(Open MPI OSHMEM: not measured)" | tee -a "$out/table.txt"
 
 # --- plots ----------------------------------------------------------------------------
+( # a subshell: its exits skip only the plots, not the collectives below
 [ $do_plots = 1 ] || exit 0
 if ! command -v gnuplot >/dev/null; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -205,3 +206,9 @@ set title "put/get bandwidth vs message size (same node)"
 plot $(plot_lines 3)
 GP
 say "plots: $out/latency.png $out/bandwidth.png; table: $out/table.txt"
+)
+
+# --- collectives (issues #4, #6): scripts/bench-coll.sh, same build and OSHMEM --------
+coll_args="-b $build -o $out"
+[ $do_oshmem = 1 ] || coll_args="$coll_args --no-oshmem"
+"$top/scripts/bench-coll.sh" $coll_args

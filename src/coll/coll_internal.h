@@ -19,15 +19,20 @@
 #include <string.h>
 
 /* counter indices */
-#define COLL_F_BAR 0    /* 32: dissemination barrier rounds */
-#define COLL_F_BCAST 32 /* broadcast: from my parent in the tree */
-#define COLL_F_RING 33  /* ring collect: from my left neighbour */
-#define COLL_F_PRE 34   /* reduce: fold of an extra PE */
-#define COLL_F_POST 35  /* reduce: result back to an extra PE */
-#define COLL_F_RD 36    /* 16: recursive doubling rounds */
-#define COLL_F_RAB 52   /* 32: Rabenseifner halving then doubling rounds */
-#define COLL_F_BRUCK 84 /* 16: Bruck rounds */
-#define COLL_NFLAGS 100
+#define COLL_F_BAR 0           /* 32: dissemination barrier rounds */
+#define COLL_F_BCAST 32        /* broadcast: from my parent in the tree */
+#define COLL_F_RING 33         /* ring collect: from my left neighbour */
+#define COLL_F_PRE 34          /* reduce: fold of an extra PE */
+#define COLL_F_POST 35         /* reduce: result back to an extra PE */
+#define COLL_F_RD 36           /* 16: recursive doubling rounds */
+#define COLL_F_RAB 52          /* 32: Rabenseifner halving then doubling rounds */
+#define COLL_F_BRUCK 84        /* 16: Bruck rounds */
+#define COLL_F_TREE_UP 100     /* tree barrier: arrivals from my children */
+#define COLL_F_TREE_DOWN 101   /* tree barrier: release from my parent */
+#define COLL_F_SHM_ARRIVE 104  /* shm barrier: arrivals, on member 0 (own cache line) */
+#define COLL_F_SHM_RELEASE 112 /* shm barrier: generation released (own cache line) */
+#define COLL_NFLAGS 120        /* at most COLL_FLAGS_BYTES / 8 (coll_team.c) */
+#define COLL_TREE_RADIX 4      /* children per node of the tree barrier */
 /* pSync of an active set of n PEs holds ceil(log2 n) barrier counters, then the
  * broadcast and ring counters: at most COLL_ASET_NFLAGS longs */
 #define COLL_MAX_TEAM_LOG 16 /* teams up to 2^16 PEs (rounds of RD/Bruck counters) */
@@ -47,6 +52,7 @@ enum coll_alg {
     COLL_ALG_RING,
     COLL_ALG_BRUCK,
     COLL_ALG_PAIRWISE,
+    COLL_ALG_TREE,
 };
 
 struct coll_grp {
@@ -76,7 +82,8 @@ struct coll_tpriv {
 
 struct coll_cfg {
     int barrier, bcast, reduce, collect, alltoall;
-    int fast_signal; /* CPU atomics through comm_ptr are allowed */
+    int fast_signal;      /* CPU atomics through comm_ptr are allowed */
+    unsigned futex_after; /* shm barrier: comm_wait_backoff steps before sleeping */
 };
 extern struct coll_cfg coll_cfg OFS_HIDDEN;
 
@@ -94,6 +101,9 @@ void coll_put_signal(struct coll_grp *g, void *dst, const void *src, size_t len,
     OFS_HIDDEN;
 
 void coll_grp_barrier(struct coll_grp *g) OFS_HIDDEN;
+/* dissemination barrier: on return nobody reads or signals my counters of this barrier
+ * any more (the shm barrier's release word on member 0 may still be being read) */
+void coll_grp_barrier_p2p(struct coll_grp *g) OFS_HIDDEN;
 void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len, int root,
                     int root_copies) OFS_HIDDEN;
 void coll_grp_fcollect(struct coll_grp *g, void *dest, const void *src, size_t len) OFS_HIDDEN;

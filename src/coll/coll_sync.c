@@ -1,10 +1,41 @@
 /*
- * Signals, waits and the barrier every other algorithm ends with.
- * Dissemination barrier: round k signals member (me + 2^k) mod n on counter k and
- * waits for member (me - 2^k) on its own counter k: ceil(log2 n) rounds, one sender
- * per counter.
+ * Signals, waits and the barrier every other algorithm ends with
+ * (SHMEM_BARRIER_ALGORITHM):
+ * - dissemination: round k signals member (me + 2^k) mod n on counter k and waits for
+ *   member (me - 2^k) on its own counter k: ceil(log2 n) rounds, one sender per counter.
+ * - tree: gather to member 0 and release down a COLL_TREE_RADIX-ary tree.
+ * - shm (same-node teams with CPU atomics): one arrival counter, one release word.
+ * auto: shm where it applies, else dissemination.
  */
 #include "coll_internal.h"
+
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* the 32 bits of a 64-bit counter that change first (futexes are 32-bit) */
+static uint32_t *low_word(uint64_t *w)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return (uint32_t *)w + 1;
+#else
+    return (uint32_t *)w;
+#endif
+}
+
+/* sleep while *w still holds val (at most ns); shared futex: w is in a shared mapping */
+static void futex_wait64(uint64_t *w, uint64_t val, long ns)
+{
+    struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
+    syscall(SYS_futex, low_word(w), FUTEX_WAIT, (uint32_t)val, &ts, NULL, 0);
+}
+
+static void futex_wake_all(uint64_t *w)
+{
+    syscall(SYS_futex, low_word(w), FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
 
 void coll_signal(struct coll_grp *g, int idx, int i)
 {
@@ -58,7 +89,7 @@ void coll_put_signal(struct coll_grp *g, void *dst, const void *src, size_t len,
     comm_put_signal(g->ctx, dst, src, len, f, 1, COMM_SIG_ADD, pe, 0);
 }
 
-void coll_grp_barrier(struct coll_grp *g)
+void coll_grp_barrier_p2p(struct coll_grp *g)
 {
     int n = g->size, me = g->me;
 
@@ -66,6 +97,81 @@ void coll_grp_barrier(struct coll_grp *g)
         coll_signal(g, COLL_F_BAR + k, (me + d) % n);
         coll_wait(g, COLL_F_BAR + k, 1);
     }
+}
+
+/* k-ary gather/release tree rooted at member 0: wait for my children, tell my parent,
+ * wait for its release, release my children.  The up counter has several senders (my
+ * children), but none of them signals again before I released it, so the counts of two
+ * barriers never mix. */
+static void barrier_tree(struct coll_grp *g, int up, int down)
+{
+    int n = g->size, me = g->me, first = me * COLL_TREE_RADIX + 1;
+    int nchild = first >= n ? 0 : (n - first < COLL_TREE_RADIX ? n - first : COLL_TREE_RADIX);
+
+    coll_wait(g, up, (uint64_t)nchild);
+    if (me > 0) {
+        coll_signal(g, up, (me - 1) / COLL_TREE_RADIX);
+        coll_wait(g, down, 1);
+    }
+    for (int c = 0; c < nchild; c++)
+        coll_signal(g, down, first + c);
+}
+
+/* Every member on this node with CPU atomics (teams only: the counters grow forever).
+ * Each member adds 1 to the arrival counter on member 0; the one that completes the
+ * generation stores it in the release word there, which every other member watches:
+ * nobody waits for one particular member.  A waiter that is not last spins briefly,
+ * yields, then sleeps on a futex on the release word (the releaser wakes sleepers with
+ * one call), so that the members that still have to arrive get the CPU. */
+static void barrier_shm(struct coll_grp *g)
+{
+    int root = coll_grp_pe(g, 0);
+    uint64_t *arrive = comm_ptr(&g->flags[COLL_F_SHM_ARRIVE], root);
+    uint64_t *release = comm_ptr(&g->flags[COLL_F_SHM_RELEASE], root);
+    uint64_t *sleepers = release + 1;
+    uint64_t gen = ++g->seen[COLL_F_SHM_RELEASE];
+    unsigned iter = 0;
+
+    if (__atomic_add_fetch(arrive, 1, __ATOMIC_ACQ_REL) == gen * (uint64_t)g->size) {
+        __atomic_store_n(release, gen, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(sleepers, __ATOMIC_SEQ_CST))
+            futex_wake_all(release);
+        return;
+    }
+    while (__atomic_load_n(release, __ATOMIC_ACQUIRE) < gen) {
+        if (iter < coll_cfg.futex_after) {
+            comm_wait_backoff(&iter);
+            continue;
+        }
+        __atomic_add_fetch(sleepers, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(release, __ATOMIC_SEQ_CST) < gen)
+            futex_wait64(release, gen - 1, 1000000);
+        __atomic_sub_fetch(sleepers, 1, __ATOMIC_RELAXED);
+        comm_progress();
+    }
+}
+
+void coll_grp_barrier(struct coll_grp *g)
+{
+    int alg = coll_cfg.barrier;
+
+    if (g->size == 1)
+        return;
+    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && g->seen && g->all_local &&
+        coll_cfg.fast_signal) {
+        barrier_shm(g);
+        return;
+    }
+    if (alg == COLL_ALG_TREE) {
+        if (g->seen)
+            barrier_tree(g, COLL_F_TREE_UP, COLL_F_TREE_DOWN);
+        else if (g->size > 2) /* pSync: ceil(log2 n) >= 2 barrier counters */
+            barrier_tree(g, COLL_F_BAR, COLL_F_BAR + 1);
+        else
+            coll_grp_barrier_p2p(g);
+        return;
+    }
+    coll_grp_barrier_p2p(g);
 }
 
 void coll_sync_all(void)

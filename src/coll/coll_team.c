@@ -9,11 +9,14 @@
  * is not strided in world numbering (SHMEM_TEAM_SHARED on an irregular node, a split
  * of such a team) keeps an explicit member list and has stride 0 in struct coll_team.
  */
+#define _GNU_SOURCE
 #include "coll_internal.h"
 #include "rt.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 struct coll_team shmem_internal_team_world;
 struct coll_team shmem_internal_team_shared;
@@ -49,6 +52,7 @@ static const char *const alg_names[] = {
     [COLL_ALG_RING] = "ring",
     [COLL_ALG_BRUCK] = "bruck",
     [COLL_ALG_PAIRWISE] = "pairwise",
+    [COLL_ALG_TREE] = "tree",
 };
 
 /* -1 if val is not one of the allowed algorithms (allowed: a list of ids, -1 ended) */
@@ -68,7 +72,8 @@ static int alg_pick(const char *var, const char *val, const int *allowed)
 
 static ofs_status_t coll_parse_algs(void)
 {
-    static const int bar[] = { COLL_ALG_AUTO, COLL_ALG_DISSEMINATION, -1 };
+    static const int bar[] = { COLL_ALG_AUTO, COLL_ALG_DISSEMINATION, COLL_ALG_TREE, COLL_ALG_SHM,
+                               -1 };
     static const int bc[] = { COLL_ALG_AUTO,   COLL_ALG_BINOMIAL, COLL_ALG_SCATTER_ALLGATHER,
                               COLL_ALG_LINEAR, COLL_ALG_SHM,      -1 };
     static const int red[] = { COLL_ALG_AUTO,         COLL_ALG_RECURSIVE_DOUBLING,
@@ -164,6 +169,20 @@ static void list_shape(const int *pes, int n, int *start_p, int *stride_p)
     *stride_p = stride;
 }
 
+/* Steps of comm_wait_backoff before a shm barrier waiter sleeps on a futex: with a
+ * CPU per same-node PE, when the backoff would start sleeping (its spins and yields);
+ * oversubscribed, after a few yields, so that the CPU goes to the members that still
+ * have to arrive and the releaser wakes every sleeper with one call. */
+static unsigned coll_futex_after(void)
+{
+    cpu_set_t set;
+    int ncpu = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+
+    if (ncpu <= 1)
+        ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    return ofs_g.local_size > ncpu ? 2 + 16 : 64 + 256;
+}
+
 ofs_status_t coll_init(void)
 {
     int n = ofs_g.n_pes;
@@ -174,6 +193,7 @@ ofs_status_t coll_init(void)
     if (st != OFS_OK)
         return st;
     coll_cfg.fast_signal = comm_g.amo_cpu && ofs_g.params.COLL_SHM;
+    coll_cfg.futex_after = coll_futex_after();
     if (ofs_g.thread_level == 3 /* SHMEM_THREAD_MULTIPLE */)
         COMM_CTX_DEFAULT->serialized = 1;
 
@@ -241,13 +261,16 @@ ofs_status_t coll_init(void)
     return rt_barrier() == OFS_OK ? OFS_OK : OFS_ERR_RUNTIME;
 }
 
-static void team_free(struct coll_team *t)
+/* clear: zero the slot's counters for its next team (not at coll_fini: the last
+ * barrier's waiters may still be reading member 0's shm barrier release word) */
+static void team_free(struct coll_team *t, int clear)
 {
     struct coll_tpriv *p = t->priv;
 
     if (!p)
         return;
-    memset(slot_base(t->id), 0, COLL_FLAGS_BYTES);
+    if (clear)
+        memset(slot_base(t->id), 0, COLL_FLAGS_BYTES);
     pool.used[t->id / 64] &= ~(1ULL << (t->id % 64));
     free(p->members);
     free(p);
@@ -256,8 +279,8 @@ static void team_free(struct coll_team *t)
 
 void coll_fini(void)
 {
-    team_free(&shmem_internal_team_shared);
-    team_free(&shmem_internal_team_world);
+    team_free(&shmem_internal_team_shared, 0);
+    team_free(&shmem_internal_team_world, 0);
     if (pool.split_buf)
         heap_free(pool.split_buf);
     if (pool.base)
@@ -391,10 +414,10 @@ void coll_team_destroy(struct coll_team *team)
             break;
         comm_ctx_destroy(c);
     }
-    /* nobody signals our counters of this team after this barrier */
-    coll_grp_barrier(coll_team_grp(team));
+    /* nobody signals or reads our counters of this team after this barrier */
+    coll_grp_barrier_p2p(coll_team_grp(team));
     pthread_mutex_lock(&pool.lock);
-    team_free(team);
+    team_free(team, 1);
     pthread_mutex_unlock(&pool.lock);
     free(team);
 }

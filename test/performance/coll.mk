@@ -1,5 +1,9 @@
-# coll benchmark: built with the library, run by hand (not by make check)
-noinst_PROGRAMS += test/performance/coll_bench
+# coll benchmark: built with the library, run by hand (not by make check);
+# coll_bench_aset times the active-set forms (the calls Open MPI's OSHMEM 4.1 also has)
+noinst_PROGRAMS += test/performance/coll_bench test/performance/coll_bench_aset
 test_performance_coll_bench_SOURCES = test/performance/coll_bench.c
 test_performance_coll_bench_LDADD = $(TEST_LDADD)
-EXTRA_DIST += test/performance/coll.mk
+test_performance_coll_bench_aset_SOURCES = test/performance/coll_bench.c
+test_performance_coll_bench_aset_CPPFLAGS = $(AM_CPPFLAGS) -DCOLL_BENCH_ASET=1
+test_performance_coll_bench_aset_LDADD = $(TEST_LDADD)
+EXTRA_DIST += test/performance/coll.mk scripts/bench-coll.sh

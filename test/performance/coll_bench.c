@@ -1,11 +1,23 @@
-/* Collective latency: barrier_all, sync_all, team_sync, broadcast, int and double sum
- * reductions, fcollect and alltoall over sizes.  PE 0 prints the mean time per call
- * (mean over PEs).  Usage: oshrun -n N coll_bench [--csv FILE] [max_bytes] [iterations]. */
+/* Collective latency: barrier_all, sync_all, team_sync (or shmem_barrier on the active
+ * set of all PEs), broadcast, int and double sum reductions, fcollect and alltoall over
+ * sizes.  PE 0 prints the mean time per call (mean over PEs).
+ * Usage: oshrun -n N coll_bench [--csv FILE] [max_bytes] [iterations].
+ *
+ * Built against an OpenSHMEM 1.4 library (Open MPI's OSHMEM 4.1 has no teams), or
+ * with -DCOLL_BENCH_ASET, it times the active-set forms (shmem_broadcast64,
+ * shmem_int_sum_to_all, shmem_fcollect64, shmem_alltoall64, shmem_barrier on pSync):
+ * scripts/bench-compare.sh builds it that way for both libraries so that both run the
+ * same calls, and also runs the team form of ofishmem beside them. */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#if !defined(COLL_BENCH_ASET) && \
+    (SHMEM_MAJOR_VERSION < 1 || (SHMEM_MAJOR_VERSION == 1 && SHMEM_MINOR_VERSION < 5))
+#define COLL_BENCH_ASET 1
+#endif
 
 static double now_us(void)
 {
@@ -18,11 +30,50 @@ static double t_sum[1];
 static double t_out[1];
 static FILE *csv;
 
+#ifdef COLL_BENCH_ASET
+#define MAXSYNC(a, b) ((a) > (b) ? (a) : (b))
+#define PSYNC_LEN                                                              \
+    MAXSYNC(MAXSYNC(MAXSYNC(SHMEM_BARRIER_SYNC_SIZE, SHMEM_BCAST_SYNC_SIZE),   \
+                    MAXSYNC(SHMEM_REDUCE_SYNC_SIZE, SHMEM_COLLECT_SYNC_SIZE)), \
+            SHMEM_ALLTOALL_SYNC_SIZE)
+static long psync[2][PSYNC_LEN]; /* alternated: consecutive calls never share one */
+static double t_wrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE + 1];
+static void *pwrk; /* reduction work array, big enough for the largest reduction */
+static int npes_g, par;
+
+static long *next_psync(void)
+{
+    par ^= 1;
+    return psync[par];
+}
+#define OP_BARRIER() shmem_barrier(0, 0, npes_g, next_psync())
+#define OP_BCAST(d, s, b) shmem_broadcast64(d, s, (b) / 8, 0, 0, 0, npes_g, next_psync())
+#define OP_INT_SUM(d, s, n) \
+    shmem_int_sum_to_all(d, s, (int)(n), 0, 0, npes_g, (int *)pwrk, next_psync())
+#define OP_DOUBLE_SUM(d, s, n) \
+    shmem_double_sum_to_all(d, s, (int)(n), 0, 0, npes_g, (double *)pwrk, next_psync())
+#define OP_FCOLLECT(d, s, b) shmem_fcollect64(d, s, (b) / 8, 0, 0, npes_g, next_psync())
+#define OP_ALLTOALL(d, s, b) shmem_alltoall64(d, s, (b) / 8, 0, 0, npes_g, next_psync())
+#define BARRIER_NAME "barrier_aset"
+#else
+#define OP_BARRIER() shmem_team_sync(SHMEM_TEAM_WORLD)
+#define OP_BCAST(d, s, b) shmem_broadcastmem(SHMEM_TEAM_WORLD, d, s, b, 0)
+#define OP_INT_SUM(d, s, n) shmem_int_sum_reduce(SHMEM_TEAM_WORLD, d, s, n)
+#define OP_DOUBLE_SUM(d, s, n) shmem_double_sum_reduce(SHMEM_TEAM_WORLD, d, s, n)
+#define OP_FCOLLECT(d, s, b) shmem_fcollectmem(SHMEM_TEAM_WORLD, d, s, b)
+#define OP_ALLTOALL(d, s, b) shmem_alltoallmem(SHMEM_TEAM_WORLD, d, s, b)
+#define BARRIER_NAME "team_sync"
+#endif
+
 static void report(const char *what, size_t bytes, double us)
 {
     t_sum[0] = us;
     shmem_barrier_all();
+#ifdef COLL_BENCH_ASET
+    shmem_double_sum_to_all(t_out, t_sum, 1, 0, 0, npes_g, t_wrk, next_psync());
+#else
     shmem_double_sum_reduce(SHMEM_TEAM_WORLD, t_out, t_sum, 1);
+#endif
     if (shmem_my_pe() == 0)
         printf("%-14s %9zu %10.2f\n", what, bytes, t_out[0] / shmem_n_pes());
     if (csv && shmem_my_pe() == 0)
@@ -58,28 +109,38 @@ int main(int argc, char **argv)
     npes = shmem_n_pes();
     src = shmem_malloc(maxb * npes);
     dst = shmem_malloc(maxb * npes);
+#ifdef COLL_BENCH_ASET
+    npes_g = npes;
+    for (int i = 0; i < PSYNC_LEN; i++)
+        psync[0][i] = psync[1][i] = SHMEM_SYNC_VALUE;
+    size_t wrk = maxb / 2 + 8;
+    if (wrk < SHMEM_REDUCE_MIN_WRKDATA_SIZE * sizeof(double))
+        wrk = SHMEM_REDUCE_MIN_WRKDATA_SIZE * sizeof(double);
+    pwrk = shmem_malloc(wrk);
+#endif
     if (!src || !dst) {
         fprintf(stderr, "coll_bench: cannot allocate %zu bytes\n", 2 * maxb * npes);
         shmem_global_exit(1);
     }
     memset(src, 1, maxb * npes);
+    shmem_barrier_all();
     if (shmem_my_pe() == 0)
         printf("# coll_bench: %d PEs, mean microseconds per call\n# %-12s %9s %10s\n", npes,
                "operation", "bytes", "usec");
     TIME("barrier_all", 0, iters * 10, shmem_barrier_all());
     TIME("sync_all", 0, iters * 10, shmem_sync_all());
-    TIME("team_sync", 0, iters * 10, shmem_team_sync(SHMEM_TEAM_WORLD));
+    TIME(BARRIER_NAME, 0, iters * 10, OP_BARRIER());
     for (size_t b = 8; b <= maxb; b *= 8) {
         int it = b >= 65536 ? iters / 10 + 1 : iters;
-        TIME("broadcast", b, it, shmem_broadcastmem(SHMEM_TEAM_WORLD, dst, src, b, 0));
-        TIME("int_sum", b, it,
-             shmem_int_sum_reduce(SHMEM_TEAM_WORLD, (int *)dst, (int *)src, b / sizeof(int)));
-        TIME("double_sum", b, it,
-             shmem_double_sum_reduce(SHMEM_TEAM_WORLD, (double *)dst, (double *)src,
-                                     b / sizeof(double)));
-        TIME("fcollect", b, it, shmem_fcollectmem(SHMEM_TEAM_WORLD, dst, src, b));
-        TIME("alltoall", b, it, shmem_alltoallmem(SHMEM_TEAM_WORLD, dst, src, b));
+        TIME("broadcast", b, it, OP_BCAST(dst, src, b));
+        TIME("int_sum", b, it, OP_INT_SUM((int *)dst, (int *)src, b / sizeof(int)));
+        TIME("double_sum", b, it, OP_DOUBLE_SUM((double *)dst, (double *)src, b / sizeof(double)));
+        TIME("fcollect", b, it, OP_FCOLLECT(dst, src, b));
+        TIME("alltoall", b, it, OP_ALLTOALL(dst, src, b));
     }
+#ifdef COLL_BENCH_ASET
+    shmem_free(pwrk);
+#endif
     shmem_free(dst);
     shmem_free(src);
     if (csv)
