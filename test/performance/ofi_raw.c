@@ -6,7 +6,8 @@
  *
  *   put8_quiet / int_p_quiet  8/4-byte write, then wait until it is in the target's
  *                      memory: fi_writemsg(FI_INJECT|FI_DELIVERY_COMPLETE) + counter
- *                      wait where delivery completion is usable; otherwise
+ *                      wait where delivery completion is usable; on shm (writes
+ *                      by CMA) fi_inject_write + counter; otherwise
  *                      fi_inject_write + one fi_fetch_atomic(FI_ATOMIC_READ) of the
  *                      target (executed there after the write) + counter wait
  *   get8 / int_g       fi_read + counter wait
@@ -81,8 +82,9 @@ static struct {
     fi_addr_t peer;
     uint64_t rbase, rkey;
     uint64_t put_issued, get_issued;
-    int dc;         /* writes and non-fetching atomics complete on delivery */
-    int need_flush; /* transmit-complete writes since the last completion */
+    int dc;          /* writes and non-fetching atomics complete on delivery */
+    int put_visible; /* a completed write is in the target's memory (shm: CMA) */
+    int need_flush;  /* transmit-complete writes since the last completion */
     size_t inject;
 } R;
 
@@ -150,7 +152,7 @@ static void put_small(size_t off, const void *src, size_t len)
     } else {
         POST(fi_inject_write(R.ep, src, len, R.peer, raddr(off), R.rkey));
         R.put_issued++;
-        R.need_flush = 1;
+        R.need_flush |= !R.put_visible;
     }
 }
 
@@ -177,7 +179,7 @@ static void put_blocking(size_t off, const void *src, size_t len)
     POST(fi_write(R.ep, src, len, R.desc, R.peer, raddr(off), R.rkey, NULL));
     R.put_issued++;
     if (!R.dc)
-        R.need_flush = 1;
+        R.need_flush |= !R.put_visible;
     wait_cntr(R.pcntr, R.put_issued); /* the source may be reused on return */
 }
 
@@ -280,8 +282,12 @@ static void setup(const char *prov, const char *complete_mode)
     /* shm 1.17 accepts FI_DELIVERY_COMPLETE but breaks with it on atomics and inject
      * (see ofishmem_ofi(7)): transmit completion + an ordered atomic read there */
     R.dc = (res->tx_attr->op_flags & FI_DELIVERY_COMPLETE) && !is_shm;
+    /* shm 1.17 writes by CMA from the initiator (its "fast RMA": virtual addresses, no
+     * RMA ordering asked for): a completed write is in place, only atomics need the
+     * flush (ofishmem checks CMA to every peer before relying on this) */
+    R.put_visible = is_shm && (res->domain_attr->mr_mode & FI_MR_VIRT_ADDR);
     if (complete_mode && strcmp(complete_mode, "flush") == 0)
-        R.dc = 0;
+        R.dc = R.put_visible = 0;
     else if (complete_mode && strcmp(complete_mode, "delivery") == 0)
         R.dc = 1;
     res->tx_attr->op_flags &= ~(uint64_t)FI_DELIVERY_COMPLETE;
