@@ -83,9 +83,11 @@ done
                 k = order[i]; split(k, a, ",")
                 if (!(k in ofs)) continue
                 r = raw[k] > 0 ? ofs[k] / raw[k] : 0
-                printf "%-18s %8s | %10.3f %9.0f | %10.3f %9.0f | %5.2f%s\n", a[1], a[2], raw[k],
-                    raw[k] > 0 ? a[2] / raw[k] : 0, ofs[k], ofs[k] > 0 ? a[2] / ofs[k] : 0, r,
-                    r > 1.10 ? " *" : ""
+                rb = raw[k] > 0 ? a[2] / raw[k] : 0
+                ob = ofs[k] > 0 ? a[2] / ofs[k] : 0
+                mark = r > 1.10 ? " *" : ""
+                printf "%-18s %8s | %10.3f %9.0f | %10.3f %9.0f | %5.2f%s\n", a[1], a[2], raw[k], rb,
+                    ofs[k], ob, r, mark
             }
         }' "$out/raw.$t.csv" "$out/ofs.$t.csv"
     done
