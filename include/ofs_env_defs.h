@@ -43,6 +43,13 @@ OFS_ENV(OFI_MAX_CHUNK, SIZE, "0",
 OFS_ENV(
     PROGRESS_INTERVAL, LONG, "1000",
     "Longest sleep of the passive-target progress thread in microseconds (0 disables the thread)")
+OFS_ENV(PROGRESS_HOT, LONG, "0",
+        "Microseconds the OFI progress thread polls, yielding the CPU between polls, after the "
+        "last remote access aimed at this PE (for PEs with a core each; 0: it only sleeps, "
+        "briefly right after remote accesses)")
+OFS_ENV(OFI_PUT_FLUSH, BOOL, "0",
+        "Testing: quiet flushes puts with an atomic read even where the provider writes them "
+        "in place (shm by CMA)")
 OFS_ENV(OFI_AMO_CASLOOP, BOOL, "0",
         "Testing: run every OFI atomic but compare-swap as a compare-swap loop (the fallback path)")
 OFS_ENV(OFI_CQ_SIZE, LONG, "256",

@@ -10,7 +10,10 @@
 # Environment: OSHMEM_CC (default /usr/bin/oshcc), OSHMEM_RUN (default /usr/bin/oshrun),
 #   BENCH_TIMEOUT seconds per run (default 120), BENCH_REPEAT rounds (default 3: every
 #   number is the best of the rounds; the implementations take turns so that both see
-#   the same machine load).
+#   the same machine load), BENCH_OFI_PROVIDER provider of the "ofishmem (OFI route)"
+#   column (default shm; "none" leaves the column out): the same suite with
+#   SHMEM_LOCAL_TRANSPORT=ofi.  scripts/ofi-compare.sh compares that route with raw
+#   libfabric.
 # Debian packages: gnuplot-nox (plots; installed here with apt-get when missing and root),
 #   openmpi-bin + libopenmpi-dev (Open MPI's OSHMEM: libopenmpi-dev ships shmem.h).
 set -u
@@ -25,7 +28,7 @@ while [ $# -gt 0 ]; do
         -o) out=$2; shift ;;
         --no-oshmem) do_oshmem=0 ;;
         --no-plots) do_plots=0 ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "bench-compare: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
@@ -48,17 +51,19 @@ say "building the suite in $build"
 make -C "$build" -s perf >"$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
 repeat=${BENCH_REPEAT:-3}
 
-# run_suite NAME LAUNCHER BINDIR
+ofi_prov=${BENCH_OFI_PROVIDER:-shm}
+
+# run_suite NAME LAUNCHER BINDIR [ENVIRONMENT]
 run_suite() {
-    name=$1 run=$2 dir=$3
+    name=$1 run=$2 dir=$3 envs=${4:-}
     for p in perf_lat perf_bw perf_rate; do
         say "$name: $p on 2 PEs"
-        timeout "$tmo" $run -np 2 "$dir/$p" --csv "$out/$name.csv" >>"$out/$name.log" 2>&1 ||
+        env $envs timeout "$tmo" $run -np 2 "$dir/$p" --csv "$out/$name.csv" >>"$out/$name.log" 2>&1 ||
             say "$name: $p exited with status $? (see $out/$name.log)"
     done
     for n in 2 4; do
         say "$name: perf_barrier on $n PEs"
-        timeout "$tmo" $run -np $n "$dir/perf_barrier" --iters 5000 --csv "$out/$name.csv" \
+        env $envs timeout "$tmo" $run -np $n "$dir/perf_barrier" --iters 5000 --csv "$out/$name.csv" \
             >>"$out/$name.log" 2>&1 || say "$name: perf_barrier exited with status $?"
     done
 }
@@ -109,37 +114,49 @@ while [ $r -le "$repeat" ]; do
     "$build/test/performance/perf_machine" --csv "$out/machine.csv" >>"$out/machine.log" 2>&1 ||
         { cat "$out/machine.log"; exit 1; }
     run_suite ofishmem "$build/scripts/oshrun" "$build/test/performance"
+    [ "$ofi_prov" = none ] || run_suite ofishmem-ofi "$build/scripts/oshrun" "$build/test/performance" \
+        "SHMEM_LOCAL_TRANSPORT=ofi SHMEM_OFI_PROVIDER=$ofi_prov"
     [ -n "$osh" ] && run_suite oshmem "$osh" "$out/oshmem-bin"
     r=$((r + 1))
 done
 [ -s "$out/oshmem.csv" ] && have_oshmem=1
+have_ofi=0
+[ -s "$out/ofishmem-ofi.csv" ] && have_ofi=1
 
 # --- table ----------------------------------------------------------------------------
-# Columns: test bytes npes | ofishmem usec, MB/s | oshmem usec, MB/s, ofishmem/oshmem time
-# | machine reference: ofishmem time / cache-line RTT (latencies) or ofishmem MB/s /
-# memcpy MB/s (bandwidth).
-awk -F, -v have="$have_oshmem" -v rounds="$repeat" '
-FNR == 1 { f++; next }
+# Columns: test bytes npes | ofishmem usec, MB/s | ofishmem OFI route usec, MB/s |
+# oshmem usec, MB/s, ofishmem/oshmem time | machine reference: ofishmem time / cache-line
+# RTT (latencies) or ofishmem MB/s / memcpy MB/s (bandwidth).
+awk -F, -v have="$have_oshmem" -v have_ofi="$have_ofi" -v ofi_prov="$ofi_prov" -v rounds="$repeat" '
+FNR == 1 { next }
 # best (smallest time) of the rounds; MB/s follows from it
 function best(arr, k, v) { if (!(k in arr) || v < arr[k]) arr[k] = v }
-f == 1 { if ($1 == "cacheline_rtt") best(mt, "rtt", $5); else if ($1 == "memcpy") best(mt, $2, $5); next }
-f == 2 { k = $1 "," $2 "," $3; if (!(k in ou)) order[++n] = k; best(ou, k, $5); next }
-f == 3 { k = $1 "," $2 "," $3; best(su, k, $5); next }
+FILENAME ~ /\/machine\.csv$/ { if ($1 == "cacheline_rtt") best(mt, "rtt", $5); else if ($1 == "memcpy") best(mt, $2, $5); next }
+FILENAME ~ /\/ofishmem\.csv$/ { k = $1 "," $2 "," $3; if (!(k in ou)) order[++n] = k; best(ou, k, $5); next }
+FILENAME ~ /\/ofishmem-ofi\.csv$/ { k = $1 "," $2 "," $3; best(fu, k, $5); next }
+FILENAME ~ /\/oshmem\.csv$/ { k = $1 "," $2 "," $3; best(su, k, $5); next }
 END {
     rtt = mt["rtt"]
     for (k in mt) if (k != "rtt") mc[k] = k / mt[k]
     for (k in ou) { split(k, a, ","); ob[k] = ou[k] > 0 ? a[2] / ou[k] : 0 }
     for (k in su) { split(k, a, ","); sb[k] = su[k] > 0 ? a[2] / su[k] : 0 }
+    for (k in fu) { split(k, a, ","); fb[k] = fu[k] > 0 ? a[2] / fu[k] : 0 }
 }
 END {
     printf "best of %d rounds\n", rounds
     printf "cache-line round trip: %.3f usec; memcpy 1 MiB: %.0f MB/s\n\n", rtt, mc[1048576]
+    if (have_ofi) printf "ofi = ofishmem with every PE on the OFI route (SHMEM_LOCAL_TRANSPORT=ofi, provider %s)\n\n", ofi_prov
     printf "%-18s %8s %4s | %10s %10s |", "test", "bytes", "npes", "ofs usec", "ofs MB/s"
+    if (have_ofi) printf " %10s %10s |", "ofi usec", "ofi MB/s"
     if (have) printf " %10s %10s %8s |", "osh usec", "osh MB/s", "ofs/osh"
     printf " %s\n", "vs machine"
     for (i = 1; i <= n; i++) {
         k = order[i]; split(k, a, ",")
         printf "%-18s %8s %4s | %10.3f %10.0f |", a[1], a[2], a[3], ou[k], ob[k]
+        if (have_ofi) {
+            if (k in fu) printf " %10.3f %10.0f |", fu[k], fb[k]
+            else printf " %10s %10s |", "-", "-"
+        }
         if (have) {
             if (k in su) printf " %10.3f %10.0f %8.2f |", su[k], sb[k], (su[k] > 0 ? ou[k] / su[k] : 0)
             else printf " %10s %10s %8s |", "-", "-", "-"
@@ -148,7 +165,8 @@ END {
         else if (a[1] !~ /rate|barrier/ && rtt > 0) printf " %5.2fx cache-line RTT", ou[k] / rtt
         printf "\n"
     }
-}' "$out/machine.csv" "$out/ofishmem.csv" $( [ $have_oshmem = 1 ] && echo "$out/oshmem.csv") \
+}' "$out/machine.csv" "$out/ofishmem.csv" $( [ $have_ofi = 1 ] && echo "$out/ofishmem-ofi.csv") \
+    $( [ $have_oshmem = 1 ] && echo "$out/oshmem.csv") \
     | tee "$out/table.txt"
 [ $have_oshmem = 1 ] || echo "(Open MPI OSHMEM: not measured)" | tee -a "$out/table.txt"
 

@@ -2,7 +2,8 @@
 # make check.  Only the public API is used, so scripts/bench-compare.sh also builds
 # these sources with another implementation's oshcc.
 PERF_PROGS = test/performance/perf_machine test/performance/perf_cma test/performance/perf_lat \
-	test/performance/perf_bw test/performance/perf_rate test/performance/perf_barrier
+	test/performance/perf_bw test/performance/perf_rate test/performance/perf_barrier \
+	test/performance/ofi_raw
 EXTRA_PROGRAMS = $(PERF_PROGS)
 CLEANFILES += $(PERF_PROGS)
 test_performance_perf_machine_SOURCES = test/performance/perf_machine.c
@@ -20,4 +21,7 @@ EXTRA_DIST += test/performance/bench.h test/performance/local.mk
 perf: $(PERF_PROGS)
 .PHONY: perf
 test_performance_perf_cma_SOURCES = test/performance/perf_cma.c
-EXTRA_DIST += scripts/bench-compare.sh scripts/check-format.sh .clang-format
+EXTRA_DIST += scripts/bench-compare.sh scripts/ofi-compare.sh scripts/check-format.sh .clang-format
+# The raw-libfabric yardstick of the OFI route (libfabric + PMIx, no libsma).
+test_performance_ofi_raw_SOURCES = test/performance/ofi_raw.c
+test_performance_ofi_raw_LDADD = $(ofi_LIBS) $(pmix_LIBS)

@@ -109,8 +109,11 @@ struct ofi_state {
     /* the target endpoint: remote operations aimed at this PE land here (only its
      * ep, av, cq are used) */
     struct ofi_ctx *main;
-    struct ofi_ctx *dflt; /* the default context's endpoint */
-    int tcq_fd;           /* wait fd of main's CQ, -1 if none */
+    struct ofi_ctx *dflt;   /* the default context's endpoint */
+    int tcq_fd;             /* wait fd of main's CQ, -1 if none */
+    struct fid_cntr *tcntr; /* RMA/atomics aimed at us (FI_RMA_EVENT), NULL if none */
+    int rma_event;
+    int put_visible; /* a completed put is in the target's memory (shm by CMA) */
     struct fid_mr *mr[HEAP_NSEGS];
     void *mr_desc[HEAP_NSEGS];
     uint64_t requested_key; /* next key for FI_MR_PROV_KEY-less registrations */
@@ -217,6 +220,8 @@ void ofi_put_signal(struct comm_ctx *ctx, int seg, size_t off, const void *src, 
     OFS_HIDDEN;
 void ofi_fence(struct comm_ctx *ctx) OFS_HIDDEN;
 void ofi_quiet(struct comm_ctx *ctx) OFS_HIDDEN;
+/* Decide ofi_g.put_visible once the peers are known. */
+void ofi_put_visible_setup(void) OFS_HIDDEN;
 
 /* ofi_amo.c */
 void ofi_amo_setup(void) OFS_HIDDEN;

@@ -9,7 +9,9 @@
 #include "ofi_internal.h"
 
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <time.h>
 
 #define OFI_SPINS 64
@@ -275,7 +277,8 @@ static void ofi_put_locked(struct ofi_ctx *c, int seg, size_t off, const void *s
 
     if (OFS_UNLIKELY(len == 0))
         return;
-    ofi_ctx_dirty(c, pe);
+    if (!ofi_g.put_visible)
+        ofi_ctx_dirty(c, pe);
     switch (ofi_put_proto_select(len, &ofi_g.thresh)) {
     case OFI_PUT_INJECT: ofi_put_inject(c, src, len, pe, raddr, key); break;
     case OFI_PUT_BOUNCE: ofi_put_bounce(c, src, len, pe, raddr, key); break;
@@ -384,4 +387,44 @@ void ofi_quiet(struct comm_ctx *ctx)
     int l = ofi_ctx_lock(c);
     ofi_ctx_complete(c);
     ofi_ctx_unlock(c, l);
+}
+
+/* libfabric's shm provider (verified with 1.17) writes and reads by CMA
+ * (process_vm_writev/readv) from the initiator when it can ("fast RMA": virtual
+ * addresses, no RMA ordering asked for, CMA allowed to the peer); the write is then in
+ * the target's memory when it completes, and quiet needs no flushing read for puts
+ * (atomics still go through the target's queue).  shm tests CMA per peer; so do we,
+ * with a one-byte read of each peer's data segment (the pid is in shm's address,
+ * "fi_shm://PID..."): any doubt keeps the flush. */
+void ofi_put_visible_setup(void)
+{
+    const struct fi_info *i = ofi_g.info;
+    const uint64_t rma_order = FI_ORDER_RAR | FI_ORDER_RAW | FI_ORDER_RAS | FI_ORDER_WAR |
+                               FI_ORDER_WAW | FI_ORDER_WAS | FI_ORDER_SAR | FI_ORDER_SAW;
+    uint32_t v = fi_version();
+
+    ofi_g.put_visible = 0;
+    if (ofi_g.delivery_complete || strcmp(i->fabric_attr->prov_name, "shm") != 0 ||
+        !(ofi_g.mr_mode & FI_MR_VIRT_ADDR) || (i->tx_attr->msg_order & rma_order) ||
+        FI_MAJOR(v) != 1 || FI_MINOR(v) < 15 || FI_MINOR(v) > 17 || ofs_g.params.OFI_PUT_FLUSH)
+        return;
+    for (int pe = 0; pe < ofs_g.n_pes; pe++) {
+        const struct ofi_peer_info *p = &ofi_g.peers[pe];
+        char name[OFI_NAME_MAX + 1], *end;
+        unsigned char byte;
+
+        if (!ofi_g.active[pe])
+            continue;
+        memcpy(name, p->addr, p->addrlen < OFI_NAME_MAX ? p->addrlen : OFI_NAME_MAX);
+        name[p->addrlen < OFI_NAME_MAX ? p->addrlen : OFI_NAME_MAX] = '\0';
+        if (strncmp(name, "fi_shm://", 9) != 0)
+            return;
+        long pid = strtol(name + 9, &end, 10);
+        if (end == name + 9 || pid <= 0)
+            return;
+        struct iovec l = { &byte, 1 }, r = { (void *)(uintptr_t)p->base[HEAP_SEG_DATA], 1 };
+        if (process_vm_readv((pid_t)pid, &l, 1, &r, 1, 0) != 1)
+            return;
+    }
+    ofi_g.put_visible = 1;
 }

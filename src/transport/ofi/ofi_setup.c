@@ -168,7 +168,22 @@ static ofs_status_t ofi_getinfo(void)
         ofi_list_providers(prov && *prov ? prov : "(any)");
         return OFS_ERR_NOT_FOUND;
     }
-    /* keep the first suitable one */
+    /* keep the first suitable one; with remote-access events if it has them (a
+     * counter of RMA/atomics aimed at us tells the progress thread to poll fast) */
+    h = ofi_hints(res->fabric_attr->prov_name, ofi_g.delivery_complete);
+    if (h) {
+        struct fi_info *ev = NULL;
+        h->caps |= FI_RMA_EVENT;
+        if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &ev) == 0 && ev &&
+            strcmp(ev->fabric_attr->prov_name, res->fabric_attr->prov_name) == 0) {
+            fi_freeinfo(res);
+            res = ev;
+            ofi_g.rma_event = 1;
+        } else if (ev) {
+            fi_freeinfo(ev);
+        }
+        fi_freeinfo(h);
+    }
     ofi_g.info = fi_dupinfo(res);
     fi_freeinfo(res);
     if (!ofi_g.info)
@@ -310,6 +325,13 @@ static void ofi_print_info(void)
            ofi_g.ordered_waw ? "by ordering" : "waits for completion", ofi_g.amo_fallbacks);
     if (ofi_g.amo_fetch_broken)
         printf("ofishmem ofi: fetching atomics unavailable: %s\n", ofi_g.amo_fetch_broken);
+    printf("ofishmem ofi: quiet %s; progress thread %s\n",
+           ofi_g.delivery_complete ? "waits for delivery"
+           : ofi_g.put_visible     ? "waits for puts (in place by CMA), flushes atomics"
+                                   : "flushes with an atomic read per written PE",
+           ofi_g.tcntr         ? "polls right after remote accesses (FI_RMA_EVENT counter)"
+           : ofi_g.tcq_fd >= 0 ? "polls right after wake-ups of the CQ fd"
+                               : "polls at intervals");
     fflush(stdout);
 }
 
@@ -368,6 +390,7 @@ static ofs_status_t ofi_connect(void)
     st = ofi_ctx_av_fill(ofi_g.main);
     if (st != OFS_OK)
         return st;
+    ofi_put_visible_setup();
     ofi_print_info();
     return ofi_progress_start();
 }
@@ -396,6 +419,9 @@ static void ofi_fini(void)
     if (ofi_g.main)
         ofi_ctx_free(ofi_g.main);
     ofi_g.main = NULL;
+    ofi_close(ofi_g.tcntr ? &ofi_g.tcntr->fid : NULL, "target counter");
+    ofi_g.tcntr = NULL;
+    ofi_g.rma_event = 0;
     ofi_close(ofi_g.domain ? &ofi_g.domain->fid : NULL, "domain");
     ofi_close(ofi_g.fabric ? &ofi_g.fabric->fid : NULL, "fabric");
     ofi_g.domain = NULL;
@@ -579,6 +605,12 @@ static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p)
         ret = fi_ep_bind(c->ep, &c->put_cntr->fid, FI_WRITE);
     if (!ret)
         ret = fi_ep_bind(c->ep, &c->get_cntr->fid, FI_READ);
+    if (!ret && target && ofi_g.rma_event) {
+        struct fi_cntr_attr ta = { .events = FI_CNTR_EVENTS_COMP, .wait_obj = FI_WAIT_NONE };
+        ret = fi_cntr_open(ofi_g.domain, &ta, &ofi_g.tcntr, NULL);
+        if (!ret)
+            ret = fi_ep_bind(c->ep, &ofi_g.tcntr->fid, FI_REMOTE_WRITE | FI_REMOTE_READ);
+    }
     if (!ret)
         ret = fi_enable(c->ep);
     if (ret) {

@@ -1,0 +1,96 @@
+#!/bin/sh
+# ofi-compare.sh: ofishmem's OFI route against raw libfabric on the same provider.
+# For each provider, in turns (rounds), runs test/performance/ofi_raw (libfabric + PMIx
+# only) and perf_lat, perf_bw, perf_rate with SHMEM_LOCAL_TRANSPORT=ofi, 2 PEs; keeps
+# the best of the rounds per test and size and prints ofishmem/raw time ratios (the
+# target is <= 1.10).
+#
+# usage: scripts/ofi-compare.sh [-b BUILD_DIR] [-o OUT_DIR] [-p "PROV1 PROV2"]
+#   BUILD_DIR  a configured ofishmem build tree (default: _build next to this script)
+#   OUT_DIR    CSV files, logs and table.txt (default: BUILD_DIR/bench-ofi)
+#   PROVs      providers, space separated (default: "shm tcp;ofi_rxm")
+# Environment: BENCH_REPEAT rounds (default 3), BENCH_ITERS iterations of the latency
+#   and rate loops (default 2000), BENCH_MAX largest bandwidth size (default 1 MiB),
+#   BENCH_TIMEOUT seconds per run (default 120), and any SHMEM_* knob for ofishmem.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/_build
+out=
+provs="shm tcp;ofi_rxm"
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -b) build=$2; shift ;;
+        -o) out=$2; shift ;;
+        -p) provs=$2; shift ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        *) echo "ofi-compare: unknown argument $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+build=$(cd "$build" && pwd) || { echo "ofi-compare: no build tree $build" >&2; exit 1; }
+out=${out:-$build/bench-ofi}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+repeat=${BENCH_REPEAT:-3}
+iters=${BENCH_ITERS:-2000}
+max=${BENCH_MAX:-1048576}
+tmo=${BENCH_TIMEOUT:-120}
+run=$build/scripts/oshrun
+bin=$build/test/performance
+say() { echo "ofi-compare: $*" >&2; }
+
+make -C "$build" -s perf >"$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
+rm -f "$out"/*.csv "$out"/*.log
+
+# file-name form of a provider name
+tag() { echo "$1" | tr ';' '+'; }
+
+r=1
+while [ $r -le "$repeat" ]; do
+    for p in $provs; do
+        t=$(tag "$p")
+        say "round $r of $repeat, $p: raw libfabric"
+        timeout "$tmo" "$run" -np 2 "$bin/ofi_raw" --provider "$p" --iters "$iters" --max "$max" \
+            --csv "$out/raw.$t.csv" >>"$out/raw.$t.log" 2>&1 || say "ofi_raw ($p) exited with status $?"
+        for b in perf_lat perf_bw perf_rate; do
+            say "round $r of $repeat, $p: ofishmem $b"
+            a="--iters $iters"
+            [ $b = perf_bw ] && a="$a --max $max"
+            SHMEM_LOCAL_TRANSPORT=ofi SHMEM_OFI_PROVIDER="$p" timeout "$tmo" "$run" -np 2 \
+                "$bin/$b" $a --csv "$out/ofs.$t.csv" >>"$out/ofs.$t.log" 2>&1 ||
+                say "$b ($p) exited with status $?"
+        done
+    done
+    r=$((r + 1))
+done
+
+{
+    echo "ofishmem OFI route vs raw libfabric (test/performance/ofi_raw), 2 PEs, best of $repeat rounds"
+    echo "time = usec per operation (bandwidth rows: per transfer); ratio = ofishmem time / raw time"
+    for p in $provs; do
+        t=$(tag "$p")
+        [ -s "$out/raw.$t.csv" ] && [ -s "$out/ofs.$t.csv" ] || { echo; echo "$p: no data"; continue; }
+        echo
+        echo "provider $p"
+        awk -F, '
+        FNR == 1 { f++; next }
+        { k = $1 "," $2 }
+        f == 1 { if (!(k in raw) || $5 < raw[k]) raw[k] = $5; if (!(k in seen)) { seen[k] = 1; order[++n] = k } next }
+        f == 2 { if ($3 == 2 && (!(k in ofs) || $5 < ofs[k])) ofs[k] = $5 }
+        END {
+            printf "%-18s %8s | %10s %9s | %10s %9s | %6s\n", "test", "bytes", "raw usec", "raw MB/s", "ofs usec", "ofs MB/s", "ratio"
+            for (i = 1; i <= n; i++) {
+                k = order[i]; split(k, a, ",")
+                if (!(k in ofs)) continue
+                r = raw[k] > 0 ? ofs[k] / raw[k] : 0
+                rb = raw[k] > 0 ? a[2] / raw[k] : 0
+                ob = ofs[k] > 0 ? a[2] / ofs[k] : 0
+                mark = r > 1.10 ? " *" : ""
+                printf "%-18s %8s | %10.3f %9.0f | %10.3f %9.0f | %5.2f%s\n", a[1], a[2], raw[k], rb,
+                    ofs[k], ob, r, mark
+            }
+        }' "$out/raw.$t.csv" "$out/ofs.$t.csv"
+    done
+    echo
+    echo "* more than 10% over raw libfabric"
+} | tee "$out/table.txt"

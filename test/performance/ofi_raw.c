@@ -1,0 +1,586 @@
+/*
+ * ofi_raw: the raw-libfabric yardstick for ofishmem's OFI route.  Libfabric + PMIx
+ * only (no libsma), 2 processes started by scripts/oshrun or mpiexec.  It runs the
+ * patterns of perf_lat, perf_bw and perf_rate under the same test names, written with
+ * the fewest libfabric calls that give the same guarantees:
+ *
+ *   put8_quiet / int_p_quiet  8/4-byte write, then wait until it is in the target's
+ *                      memory: fi_writemsg(FI_INJECT|FI_DELIVERY_COMPLETE) + counter
+ *                      wait where delivery completion is usable; on shm (writes
+ *                      by CMA) fi_inject_write + counter; otherwise
+ *                      fi_inject_write + one fi_fetch_atomic(FI_ATOMIC_READ) of the
+ *                      target (executed there after the write) + counter wait
+ *   get8 / int_g       fi_read + counter wait
+ *   fetch_add          fi_fetch_atomic(FI_SUM, FI_INT64) + counter wait
+ *   add_quiet          fi_inject_atomic (+ flush read as above) / fi_atomicmsg with
+ *                      FI_INJECT|FI_DELIVERY_COMPLETE + counter wait
+ *   put8_pingpong_rtt  the two processes take turns: put 8 B into the peer's word (as
+ *                      put8_quiet), then poll their own word, driving progress
+ *   put_bw / get_bw    a stream of blocking puts/gets (1 KiB .. --max): fi_inject_write
+ *                      up to the inject size, else fi_write/fi_read + counter wait;
+ *                      completion (as put8_quiet) once at the end
+ *   put8_rate, add_rate  windows of 64 fi_inject_write / fi_inject_atomic + completion
+ *   fetch_add_rate     fetch-adds one after the other on 64 words
+ *
+ * The target process drives progress by polling its CQ (it spins: this is the best
+ * raw libfabric can do; ofishmem's target sleeps in a barrier or computes and relies
+ * on its progress thread).  Every timed value is the best of 3 runs (bursts for the
+ * ping-pong), like the library's benchmarks; output is bench.h's table and --csv.
+ *
+ * Provider: --provider NAME, else $SHMEM_OFI_PROVIDER, else $FI_PROVIDER, else the
+ * first one libfabric offers.  --complete flush|delivery forces the completion method.
+ */
+#include "bench.h"
+
+#include <pmix.h>
+#include <rdma/fabric.h>
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+
+#include <stdint.h>
+
+#define WINDOW 64
+#define CTRL 4096 /* control words at the start of the registered region */
+
+/* control words: ping-pong, atomics, put/get target, flush and fetch results, a
+ * registered 8-byte source, the barrier, the rate test's 64 words */
+enum {
+    W_PP = 0,
+    W_AMO = 8,
+    W_DATA = 16,
+    W_FLUSH = 24,
+    W_FRES = 32,
+    W_SRC = 40,
+    W_SEQ = 48,
+    W_RATE = 64
+};
+
+struct peer_info {
+    uint64_t base, key;
+    uint32_t namelen;
+    char name[256];
+};
+
+static struct {
+    int me;
+    pmix_proc_t proc;
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_ep *ep;
+    struct fid_av *av;
+    struct fid_cq *cq;
+    struct fid_cntr *pcntr, *gcntr;
+    struct fid_mr *mr;
+    void *desc;
+    char *mem; /* CTRL bytes of words, the target buffer, the source buffer */
+    size_t max;
+    fi_addr_t peer;
+    uint64_t rbase, rkey;
+    uint64_t put_issued, get_issued;
+    int dc;          /* writes and non-fetching atomics complete on delivery */
+    int put_visible; /* a completed write is in the target's memory (shm: CMA) */
+    int need_flush;  /* transmit-complete writes since the last completion */
+    size_t inject;
+} R;
+
+#define DIE(...)                                \
+    do {                                        \
+        fprintf(stderr, "ofi_raw[%d]: ", R.me); \
+        fprintf(stderr, __VA_ARGS__);           \
+        fprintf(stderr, "\n");                  \
+        exit(1);                                \
+    } while (0)
+#define CK(call)                                                     \
+    do {                                                             \
+        ssize_t rc_ = (call);                                        \
+        if (rc_)                                                     \
+            DIE("%s: %s (%zd)", #call, fi_strerror((int)-rc_), rc_); \
+    } while (0)
+/* post an operation, driving progress while the provider says EAGAIN */
+#define POST(call)                                                   \
+    do {                                                             \
+        ssize_t rc_;                                                 \
+        while ((rc_ = (call)) == -FI_EAGAIN)                         \
+            progress();                                              \
+        if (rc_)                                                     \
+            DIE("%s: %s (%zd)", #call, fi_strerror((int)-rc_), rc_); \
+    } while (0)
+
+static void progress(void)
+{
+    struct fi_cq_entry e[4];
+    ssize_t n = fi_cq_read(R.cq, e, 4);
+
+    if (n < 0 && n != -FI_EAGAIN) {
+        struct fi_cq_err_entry err = { 0 };
+        fi_cq_readerr(R.cq, &err, 0);
+        DIE("fi_cq_read: %s (err %d: %s)", fi_strerror((int)-n), err.err, fi_strerror(err.err));
+    }
+}
+
+static void wait_cntr(struct fid_cntr *c, uint64_t v)
+{
+    while (fi_cntr_read(c) < v)
+        if (fi_cntr_readerr(c))
+            DIE("counter error");
+}
+
+static uint64_t raddr(size_t off)
+{
+    return ((R.info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? R.rbase : 0) + off;
+}
+
+/* ---- the operations ---- */
+static void put_small(size_t off, const void *src, size_t len)
+{
+    if (R.dc) {
+        struct iovec iov = { (void *)src, len };
+        struct fi_rma_iov riov = { raddr(off), len, R.rkey };
+        struct fi_msg_rma msg = { .msg_iov = &iov,
+                                  .desc = &R.desc,
+                                  .iov_count = 1,
+                                  .addr = R.peer,
+                                  .rma_iov = &riov,
+                                  .rma_iov_count = 1 };
+        POST(fi_writemsg(R.ep, &msg, FI_INJECT | FI_DELIVERY_COMPLETE));
+        R.put_issued++;
+    } else {
+        POST(fi_inject_write(R.ep, src, len, R.peer, raddr(off), R.rkey));
+        R.put_issued++;
+        R.need_flush |= !R.put_visible;
+    }
+}
+
+/* everything issued is complete, and writes are in the target's memory */
+static void complete(void)
+{
+    if (R.need_flush) {
+        uint64_t *res = (uint64_t *)(R.mem + W_FLUSH);
+        POST(fi_fetch_atomic(R.ep, res, 1, R.desc, res, R.desc, R.peer, raddr(W_FLUSH), R.rkey,
+                             FI_UINT64, FI_ATOMIC_READ, NULL));
+        R.get_issued++;
+        R.need_flush = 0;
+    }
+    wait_cntr(R.pcntr, R.put_issued);
+    wait_cntr(R.gcntr, R.get_issued);
+}
+
+static void put_blocking(size_t off, const void *src, size_t len)
+{
+    if (len <= R.inject) {
+        put_small(off, src, len);
+        return;
+    }
+    POST(fi_write(R.ep, src, len, R.desc, R.peer, raddr(off), R.rkey, NULL));
+    R.put_issued++;
+    if (!R.dc)
+        R.need_flush |= !R.put_visible;
+    wait_cntr(R.pcntr, R.put_issued); /* the source may be reused on return */
+}
+
+static void get_blocking(void *dst, size_t off, size_t len)
+{
+    POST(fi_read(R.ep, dst, len, R.desc, R.peer, raddr(off), R.rkey, NULL));
+    wait_cntr(R.gcntr, ++R.get_issued);
+}
+
+static int64_t fetch_add(size_t off, int64_t v)
+{
+    int64_t *res = (int64_t *)(R.mem + W_FRES);
+    POST(fi_fetch_atomic(R.ep, &v, 1, R.desc, res, R.desc, R.peer, raddr(off), R.rkey, FI_INT64,
+                         FI_SUM, NULL));
+    wait_cntr(R.gcntr, ++R.get_issued);
+    return *res;
+}
+
+static void add_nbi(size_t off, int64_t v)
+{
+    if (R.dc) {
+        struct fi_ioc ioc = { &v, 1 };
+        struct fi_rma_ioc rioc = { raddr(off), 1, R.rkey };
+        struct fi_msg_atomic msg = { .msg_iov = &ioc,
+                                     .desc = &R.desc,
+                                     .iov_count = 1,
+                                     .addr = R.peer,
+                                     .rma_iov = &rioc,
+                                     .rma_iov_count = 1,
+                                     .datatype = FI_INT64,
+                                     .op = FI_SUM };
+        POST(fi_atomicmsg(R.ep, &msg, FI_INJECT | FI_DELIVERY_COMPLETE));
+    } else {
+        POST(fi_inject_atomic(R.ep, &v, 1, R.peer, raddr(off), R.rkey, FI_INT64, FI_SUM));
+        R.need_flush = 1;
+    }
+    R.put_issued++;
+}
+
+/* ---- setup ---- */
+static void pmix_exchange(struct peer_info *mine, struct peer_info *theirs)
+{
+    pmix_value_t v, *pv = NULL;
+    pmix_proc_t p;
+    pmix_info_t info;
+    bool collect = true;
+
+    PMIX_VALUE_CONSTRUCT(&v);
+    v.type = PMIX_BYTE_OBJECT;
+    v.data.bo.bytes = (char *)mine;
+    v.data.bo.size = sizeof(*mine);
+    if (PMIx_Put(PMIX_GLOBAL, "ofi_raw", &v) != PMIX_SUCCESS || PMIx_Commit() != PMIX_SUCCESS)
+        DIE("PMIx_Put/Commit failed");
+    PMIX_INFO_CONSTRUCT(&info);
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    if (PMIx_Fence(NULL, 0, &info, 1) != PMIX_SUCCESS)
+        DIE("PMIx_Fence failed");
+    PMIX_INFO_DESTRUCT(&info);
+    PMIX_PROC_CONSTRUCT(&p);
+    PMIX_LOAD_PROCID(&p, R.proc.nspace, (pmix_rank_t)(1 - R.me));
+    if (PMIx_Get(&p, "ofi_raw", NULL, 0, &pv) != PMIX_SUCCESS || !pv ||
+        pv->type != PMIX_BYTE_OBJECT || pv->data.bo.size != sizeof(*theirs))
+        DIE("PMIx_Get of the peer's address failed");
+    memcpy(theirs, pv->data.bo.bytes, sizeof(*theirs));
+    PMIX_VALUE_RELEASE(pv);
+}
+
+static void fence(void)
+{
+    if (PMIx_Fence(NULL, 0, NULL, 0) != PMIX_SUCCESS)
+        DIE("PMIx_Fence failed");
+}
+
+static void setup(const char *prov, const char *complete_mode)
+{
+    struct fi_info *h = fi_allocinfo(), *res = NULL;
+    struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .count = 2 };
+    struct fi_cq_attr cq_attr = { .format = FI_CQ_FORMAT_CONTEXT, .size = 256 };
+    struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP };
+    struct peer_info mine = { 0 }, theirs;
+    fi_addr_t addrs[2];
+    size_t len;
+    int is_shm;
+
+    h->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+    h->ep_attr->type = FI_EP_RDM;
+    h->domain_attr->mr_mode =
+        FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT;
+    h->domain_attr->threading = FI_THREAD_DOMAIN;
+    h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+    if (prov && *prov)
+        h->fabric_attr->prov_name = strdup(prov);
+    if (fi_getinfo(FI_VERSION(1, 5), NULL, NULL, 0, h, &res) || !res) {
+        h->tx_attr->op_flags = 0;
+        CK(fi_getinfo(FI_VERSION(1, 5), NULL, NULL, 0, h, &res));
+    }
+    R.info = res;
+    fi_freeinfo(h);
+    is_shm = strcmp(res->fabric_attr->prov_name, "shm") == 0;
+    /* shm 1.17 accepts FI_DELIVERY_COMPLETE but breaks with it on atomics and inject
+     * (see ofishmem_ofi(7)): transmit completion + an ordered atomic read there */
+    R.dc = (res->tx_attr->op_flags & FI_DELIVERY_COMPLETE) && !is_shm;
+    /* shm 1.17 writes by CMA from the initiator (its "fast RMA": virtual addresses, no
+     * RMA ordering asked for): a completed write is in place, only atomics need the
+     * flush (ofishmem checks CMA to every peer before relying on this) */
+    R.put_visible = is_shm && (res->domain_attr->mr_mode & FI_MR_VIRT_ADDR);
+    if (complete_mode && strcmp(complete_mode, "flush") == 0)
+        R.dc = R.put_visible = 0;
+    else if (complete_mode && strcmp(complete_mode, "delivery") == 0)
+        R.dc = 1;
+    res->tx_attr->op_flags &= ~(uint64_t)FI_DELIVERY_COMPLETE;
+    R.inject = res->tx_attr->inject_size;
+
+    CK(fi_fabric(res->fabric_attr, &R.fabric, NULL));
+    CK(fi_domain(R.fabric, res, &R.domain, NULL));
+    CK(fi_endpoint(R.domain, res, &R.ep, NULL));
+    CK(fi_av_open(R.domain, &av_attr, &R.av, NULL));
+    CK(fi_cq_open(R.domain, &cq_attr, &R.cq, NULL));
+    CK(fi_cntr_open(R.domain, &cntr_attr, &R.pcntr, NULL));
+    CK(fi_cntr_open(R.domain, &cntr_attr, &R.gcntr, NULL));
+    CK(fi_ep_bind(R.ep, &R.av->fid, 0));
+    CK(fi_ep_bind(R.ep, &R.cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION));
+    CK(fi_ep_bind(R.ep, &R.pcntr->fid, FI_WRITE));
+    CK(fi_ep_bind(R.ep, &R.gcntr->fid, FI_READ));
+    CK(fi_enable(R.ep));
+
+    len = CTRL + 2 * R.max;
+    if (posix_memalign((void **)&R.mem, 4096, len))
+        DIE("cannot allocate %zu bytes", len);
+    memset(R.mem, 0, len);
+    CK(fi_mr_reg(R.domain, R.mem, len, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 1,
+                 0, &R.mr, NULL));
+    if (res->domain_attr->mr_mode & FI_MR_ENDPOINT) {
+        CK(fi_mr_bind(R.mr, &R.ep->fid, 0));
+        CK(fi_mr_enable(R.mr));
+    }
+    R.desc = fi_mr_desc(R.mr);
+    mine.base = (uint64_t)(uintptr_t)R.mem;
+    mine.key = fi_mr_key(R.mr);
+    len = sizeof(mine.name);
+    CK(fi_getname(&R.ep->fid, mine.name, &len));
+    mine.namelen = (uint32_t)len;
+    pmix_exchange(&mine, &theirs);
+    {
+        struct peer_info *both[2];
+        both[R.me] = &mine;
+        both[1 - R.me] = &theirs;
+        for (int r = 0; r < 2; r++)
+            if (fi_av_insert(R.av, both[r]->name, 1, &addrs[r], 0, NULL) != 1)
+                DIE("fi_av_insert failed");
+    }
+    R.peer = addrs[1 - R.me];
+    R.rbase = theirs.base;
+    R.rkey = theirs.key;
+    if (R.me == 0) {
+        printf("# ofi_raw: provider %s, %s completion, inject <= %zu B\n",
+               res->fabric_attr->prov_name, R.dc ? "delivery" : "transmit + flush read", R.inject);
+        fflush(stdout);
+    }
+}
+
+/* ---- a barrier over the fabric that drives progress while it waits: PMIx_Fence
+ * would not, and a peer still completing (a flush read aimed at us) would hang */
+static void barrier(void)
+{
+    static uint64_t n;
+    volatile uint64_t *w = (volatile uint64_t *)(R.mem + W_SEQ);
+
+    n++;
+    POST(fi_inject_write(R.ep, &n, 8, R.peer, raddr(W_SEQ), R.rkey));
+    R.put_issued++;
+    while (*w < n || fi_cntr_read(R.pcntr) < R.put_issued)
+        progress();
+}
+
+typedef void (*op_fn)(void);
+static char *src_small;
+static void op_put8(void)
+{
+    put_small(W_DATA, src_small, 8);
+    complete();
+}
+static void op_get8(void)
+{
+    get_blocking(src_small, W_DATA, 8);
+}
+static void op_p(void)
+{
+    put_small(W_DATA, src_small, 4);
+    complete();
+}
+static void op_g(void)
+{
+    get_blocking(src_small, W_DATA, 4);
+}
+static void op_fadd(void)
+{
+    (void)fetch_add(W_AMO, 1);
+}
+static void op_add(void)
+{
+    add_nbi(W_AMO, 1);
+    complete();
+}
+
+static const struct {
+    const char *name;
+    op_fn fn;
+} ops[] = {
+    { "put8_quiet", op_put8 }, { "get8", op_get8 },      { "int_p_quiet", op_p },
+    { "int_g", op_g },         { "fetch_add", op_fadd }, { "add_quiet", op_add },
+};
+
+static void pingpong(const struct bench_opts *o, long iters)
+{
+    volatile uint64_t *w = (volatile uint64_t *)(R.mem + W_PP);
+    long burst = iters / 20 > 100 ? iters / 20 : 100;
+    uint64_t v = 0;
+    double best = 1e9;
+
+    barrier();
+    for (int b = 0; b < 21; b++) {
+        double t0 = bench_now_us();
+        for (long i = 0; i < burst; i++) {
+            v++;
+            if (R.me == 0) {
+                put_small(W_PP, &v, 8);
+                complete();
+                while (*w != v)
+                    progress();
+            } else {
+                while (*w != v)
+                    progress();
+                put_small(W_PP, &v, 8);
+                complete();
+            }
+        }
+        double t = (bench_now_us() - t0) / burst;
+        if (b > 0 && t < best)
+            best = t;
+    }
+    if (R.me == 0)
+        bench_row(o, "put8_pingpong_rtt", 8, 2, 20 * burst, best);
+    barrier();
+}
+
+int main(int argc, char **argv)
+{
+    struct bench_opts o;
+    const char *prov = getenv("SHMEM_OFI_PROVIDER"), *cmode = NULL;
+    char *args[16];
+    int nargs = 0, do_lat = 1, do_bw = 1, do_rate = 1;
+
+    if (!prov || !*prov)
+        prov = getenv("FI_PROVIDER");
+    /* our own options first; bench.h parses the rest */
+    args[nargs++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--provider") == 0 && i + 1 < argc)
+            prov = argv[++i];
+        else if (strcmp(argv[i], "--complete") == 0 && i + 1 < argc)
+            cmode = argv[++i];
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+            const char *w = argv[++i];
+            do_lat = strstr(w, "lat") != NULL;
+            do_bw = strstr(w, "bw") != NULL;
+            do_rate = strstr(w, "rate") != NULL;
+        } else if (nargs < 15)
+            args[nargs++] = argv[i];
+    }
+    if (bench_parse(nargs, args, &o) != 0) {
+        fprintf(stderr, "  ofi_raw also takes --provider NAME, --complete flush|delivery, "
+                        "--only lat,bw,rate\n");
+        return 2;
+    }
+    if (PMIx_Init(&R.proc, NULL, 0) != PMIX_SUCCESS)
+        DIE("PMIx_Init failed: start with scripts/oshrun -np 2 or mpiexec -np 2");
+    R.me = (int)R.proc.rank;
+    {
+        pmix_value_t *pv = NULL;
+        pmix_proc_t wild;
+        PMIX_PROC_CONSTRUCT(&wild);
+        PMIX_LOAD_PROCID(&wild, R.proc.nspace, PMIX_RANK_WILDCARD);
+        if (PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &pv) != PMIX_SUCCESS || !pv ||
+            pv->data.uint32 != 2)
+            DIE("run with exactly 2 processes");
+        PMIX_VALUE_RELEASE(pv);
+    }
+    R.max = o.max_size < 8 ? 8 : o.max_size;
+    setup(prov, cmode);
+    src_small = R.mem + W_SRC; /* registered, for FI_MR_LOCAL providers */
+    char *tbuf = R.mem + CTRL, *sbuf = R.mem + CTRL + R.max;
+    memset(sbuf, R.me + 1, R.max);
+    bench_warmup(300);
+    fence();
+    barrier();
+
+    if (do_lat) {
+        long iters = o.iters > 0 ? o.iters : 200000;
+        if (R.me == 0)
+            bench_header("raw libfabric latency: rank 0 -> rank 1, one operation (usec)");
+        for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+            if (R.me == 0) {
+                double best = 1e9;
+                for (long i = 0; i < iters / 10; i++)
+                    ops[k].fn();
+                for (int r = 0; r < 3; r++) {
+                    double t0 = bench_now_us();
+                    for (long i = 0; i < iters; i++)
+                        ops[k].fn();
+                    double v = (bench_now_us() - t0) / iters;
+                    best = v < best ? v : best;
+                }
+                bench_row(&o, ops[k].name, 8, 2, iters, best);
+            }
+            barrier();
+        }
+        pingpong(&o, iters / 4);
+    }
+    if (do_bw) {
+        if (R.me == 0)
+            bench_header("raw libfabric bandwidth: rank 0 -> rank 1 (MB/s = bytes/usec)");
+        for (int dir = 0; dir < 2; dir++) {
+            for (size_t len = 1024; len <= R.max; len *= 2) {
+                if (R.me == 0) {
+                    long iters = bench_iters(&o, len, 20000);
+                    double best = 1e9;
+                    for (int r = 0; r < 3; r++) {
+                        double t0 = bench_now_us();
+                        for (long i = 0; i < iters; i++) {
+                            if (dir == 0)
+                                put_blocking(CTRL, sbuf, len);
+                            else
+                                get_blocking(sbuf, CTRL, len);
+                        }
+                        complete();
+                        double v = (bench_now_us() - t0) / iters;
+                        best = v < best ? v : best;
+                    }
+                    bench_row(&o, dir == 0 ? "put_bw" : "get_bw", len, 2, iters, best);
+                }
+                barrier();
+            }
+        }
+        (void)tbuf;
+    }
+    if (do_rate) {
+        long windows = (o.iters > 0 ? o.iters : 1000000) / WINDOW;
+        if (R.me == 0) {
+            double best = 1e9;
+            bench_header("raw libfabric message rate: 8-byte puts and atomics, rank 0 -> rank 1");
+            for (int r = 0; r < 3; r++) {
+                double t0 = bench_now_us();
+                for (long w = 0; w < windows; w++) {
+                    for (int i = 0; i < WINDOW; i++)
+                        put_small(W_RATE + 8 * i, src_small, 8);
+                    complete();
+                }
+                double v = (bench_now_us() - t0) / (windows * WINDOW);
+                best = v < best ? v : best;
+            }
+            bench_row(&o, "put8_rate", 8, 2, windows * WINDOW, best);
+            best = 1e9;
+            for (int r = 0; r < 3; r++) {
+                double t0 = bench_now_us();
+                for (long w = 0; w < windows; w++) {
+                    for (int i = 0; i < WINDOW; i++)
+                        add_nbi(W_RATE + 8 * i, 1);
+                    complete();
+                }
+                double v = (bench_now_us() - t0) / (windows * WINDOW);
+                best = v < best ? v : best;
+            }
+            bench_row(&o, "add_rate", 8, 2, windows * WINDOW, best);
+            best = 1e9;
+            for (int r = 0; r < 3; r++) {
+                int64_t sink = 0;
+                double t0 = bench_now_us();
+                for (long w = 0; w < windows / 4; w++)
+                    for (int i = 0; i < WINDOW; i++)
+                        sink += fetch_add(W_RATE + 8 * i, 1);
+                double v = (bench_now_us() - t0) / (windows / 4 * WINDOW);
+                best = v < best ? v : best;
+                *(int64_t *)src_small = sink;
+            }
+            bench_row(&o, "fetch_add_rate", 8, 2, windows / 4 * WINDOW, best);
+        }
+        barrier();
+    }
+    barrier();
+    fence();
+    fi_close(&R.mr->fid);
+    fi_close(&R.ep->fid);
+    fi_close(&R.pcntr->fid);
+    fi_close(&R.gcntr->fid);
+    fi_close(&R.cq->fid);
+    fi_close(&R.av->fid);
+    fi_close(&R.domain->fid);
+    fi_close(&R.fabric->fid);
+    fi_freeinfo(R.info);
+    free(R.mem);
+    PMIx_Finalize(NULL, 0);
+    return 0;
+}
