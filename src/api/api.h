@@ -48,6 +48,16 @@ static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx)
 }
 #endif
 
+/* OpenSHMEM 1.5: point-to-point routines on a context created from a team take PE
+ * numbers relative to that team; translated to world numbers here (ctx.c) */
+int api_team_pe(const char *r, struct comm_ctx *ctx, int pe) OFS_HIDDEN;
+static inline int api_ctx_pe(const char *r, struct comm_ctx *ctx, int pe)
+{
+    if (OFS_LIKELY(ctx == NULL || ctx->team == NULL || ctx->team == &shmem_internal_team_world))
+        return pe;
+    return api_team_pe(r, ctx, pe);
+}
+
 /* put/get checks return the segment and offset of the symmetric side for comm_*_seg */
 static inline int api_chk_put(const char *r, struct comm_ctx *ctx, const void *dest,
                               const void *src, size_t len, int pe, size_t *off_p)

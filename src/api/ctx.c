@@ -1,5 +1,5 @@
 /* Communication contexts: shmem_ctx_create/destroy, shmem_team_create_ctx, shmem_ctx_get_team. */
-#include "ofs_api.h"
+#include "api.h"
 #include "shmem.h"
 #include "pshmem.h"
 
@@ -65,3 +65,16 @@ OFS_API int pshmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
     return 0;
 }
 OFS_WEAK_ALIAS(shmem_ctx_get_team)
+
+/* a PE number on a context of a team other than SHMEM_TEAM_WORLD: a team member */
+int api_team_pe(const char *r, struct comm_ctx *ctx, int pe)
+{
+    const struct coll_team *t = ctx->team;
+
+    if (OFS_UNLIKELY(pe < 0 || pe >= t->size))
+        ofs_bad_input(r,
+                      "pe = %d is not a PE of the context's team (%d PEs; a context from "
+                      "shmem_team_create_ctx takes team-relative PE numbers)",
+                      pe, t->size);
+    return coll_team_world_pe(t, pe);
+}

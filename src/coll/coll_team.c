@@ -304,8 +304,8 @@ static int ctx_pool_open(int n, struct comm_ctx ***ctxs_p)
     for (int i = 0; i < n; i++) {
         st = comm_ctx_create(0, NULL, &v[i]);
         if (st != OFS_OK) {
-            ofs_log_debug("SHMEM_TEAM_NUM_CONTEXTS = %d: context %d could not be opened: %s", n,
-                          i, ofs_status_string(st));
+            ofs_log_debug("SHMEM_TEAM_NUM_CONTEXTS = %d: context %d could not be opened: %s", n, i,
+                          ofs_status_string(st));
             ctx_pool_close(v, i);
             return -1;
         }

@@ -3,8 +3,10 @@
  * each used for puts and atomics with every byte checked; contexts given back are
  * handed out again and work; a fifth one either works or is SHMEM_CTX_INVALID with a
  * nonzero return.  Round 0 destroys every context before the team; the later rounds
- * leave the shareable ones to shmem_team_destroy (spec: it destroys them).  The
- * team holds world PEs 0..n-1 in order, so team and world PE numbers agree. */
+ * leave the shareable ones to shmem_team_destroy (spec: it destroys them).  That
+ * team holds world PEs 0..n-1 in order.  Then PE numbers on team contexts are
+ * team-relative (spec 1.5): on the world PEs in reverse order and on PEs 1..n-1,
+ * a put and an add to team PE me+1 arrive at world PE translate(me+1). */
 #include "tests.h"
 #include <string.h>
 
@@ -50,6 +52,35 @@ static void use(shmem_ctx_t *ctx, int lo, int hi, int round)
     shmem_barrier_all();
 }
 
+static long tbuf[2];
+
+/* on a context of team t: my team number to team PE me+1 */
+static void use_team(shmem_team_t t)
+{
+    shmem_ctx_t c = SHMEM_CTX_INVALID;
+    int tme = shmem_team_my_pe(t), tn = shmem_team_n_pes(t);
+    long v = 100 + tme;
+
+    tbuf[0] = tbuf[1] = -1;
+    shmem_barrier_all();
+    if (t != SHMEM_TEAM_INVALID) {
+        CHECK(shmem_team_create_ctx(t, 0, &c) == 0);
+        shmem_ctx_long_put(c, &tbuf[0], &v, 1, (tme + 1) % tn);
+        shmem_ctx_long_atomic_add(c, &tbuf[1], 1 + tme, (tme + 1) % tn);
+        shmem_ctx_quiet(c);
+    }
+    shmem_barrier_all();
+    if (t != SHMEM_TEAM_INVALID) {
+        int from = (tme - 1 + tn) % tn;
+        CHECK(tbuf[0] == 100 + from);
+        CHECK(tbuf[1] == -1 + 1 + from);
+        shmem_ctx_destroy(c);
+    } else {
+        CHECK(tbuf[0] == -1 && tbuf[1] == -1);
+    }
+    shmem_barrier_all();
+}
+
 int main(void)
 {
     shmem_team_config_t conf = { .num_contexts = NCTX }, got;
@@ -60,8 +91,8 @@ int main(void)
     shmem_init();
     npes = shmem_n_pes();
     for (int round = 0; round < ROUNDS; round++) {
-        CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, &conf,
-                                       SHMEM_TEAM_NUM_CONTEXTS, &team) == 0);
+        CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, &conf, SHMEM_TEAM_NUM_CONTEXTS,
+                                       &team) == 0);
         got.num_contexts = -1;
         CHECK(shmem_team_get_config(team, SHMEM_TEAM_NUM_CONTEXTS, &got) == 0 &&
               got.num_contexts == NCTX);
@@ -102,6 +133,18 @@ int main(void)
             shmem_ctx_destroy(ctx[2]);
             shmem_ctx_destroy(ctx[3]);
         }
+        shmem_team_destroy(team);
+    }
+    /* team-relative PE numbers on team contexts */
+    conf.num_contexts = 1;
+    CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, npes - 1, -1, npes, &conf,
+                                   SHMEM_TEAM_NUM_CONTEXTS, &team) == 0);
+    CHECK(shmem_team_my_pe(team) == npes - 1 - shmem_my_pe());
+    use_team(team);
+    shmem_team_destroy(team);
+    if (npes > 1) {
+        CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, npes - 1, NULL, 0, &team) == 0);
+        use_team(team);
         shmem_team_destroy(team);
     }
     /* contexts from shmem_ctx_create and the default one belong to SHMEM_TEAM_WORLD */
