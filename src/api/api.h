@@ -48,16 +48,14 @@ static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx)
 }
 #endif
 
-/* The pe of an RMA/AMO on a context is relative to the context's team (spec: the team
- * the context was created on; SHMEM_TEAM_WORLD for shmem_ctx_create).  Translated to a
- * world PE here, once; contexts of the world team cost one compare.  An invalid ctx is
- * reported by the checks that follow. */
-int api_team_ctx_pe(const char *r, struct comm_ctx *ctx, int pe) OFS_HIDDEN;
+/* OpenSHMEM 1.5: point-to-point routines on a context created from a team take PE
+ * numbers relative to that team; translated to world numbers here (ctx.c) */
+int api_team_pe(const char *r, struct comm_ctx *ctx, int pe) OFS_HIDDEN;
 static inline int api_ctx_pe(const char *r, struct comm_ctx *ctx, int pe)
 {
     if (OFS_LIKELY(ctx == NULL || ctx->team == NULL || ctx->team == &shmem_internal_team_world))
         return pe;
-    return api_team_ctx_pe(r, ctx, pe);
+    return api_team_pe(r, ctx, pe);
 }
 
 /* put/get checks return the segment and offset of the symmetric side for comm_*_seg */

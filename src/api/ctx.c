@@ -1,7 +1,10 @@
 /* Communication contexts: shmem_ctx_create/destroy, shmem_team_create_ctx, shmem_ctx_get_team. */
 #include "api.h"
+#include "shmem.h"
+#include "pshmem.h"
 
-static int ctx_new(const char *routine, shmem_team_t team, long options, shmem_ctx_t *ctx)
+static int ctx_new(const char *routine, shmem_team_t team, int collective, long options,
+                   shmem_ctx_t *ctx)
 {
     struct comm_ctx *c;
 
@@ -11,8 +14,12 @@ static int ctx_new(const char *routine, shmem_team_t team, long options, shmem_c
         ofs_bad_input(routine, "options = %#lx has bits that are not SHMEM_CTX_* options", options);
     if (team == SHMEM_TEAM_INVALID)
         return -1;
-    if (comm_ctx_create(options, team, &c) != OFS_OK)
+    if (collective) {
+        if (coll_team_ctx_create(team, options, &c) != 0)
+            return -1;
+    } else if (comm_ctx_create(options, team, &c) != OFS_OK) {
         return -1;
+    }
     /* a shareable context under SHMEM_THREAD_MULTIPLE is used by several threads */
     c->serialized = ofs_g.thread_level == SHMEM_THREAD_MULTIPLE &&
                     !(options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED));
@@ -23,14 +30,14 @@ static int ctx_new(const char *routine, shmem_team_t team, long options, shmem_c
 OFS_API int pshmem_ctx_create(long options, shmem_ctx_t *ctx)
 {
     ofs_check_init("shmem_ctx_create");
-    return ctx_new("shmem_ctx_create", SHMEM_TEAM_WORLD, options, ctx);
+    return ctx_new("shmem_ctx_create", SHMEM_TEAM_WORLD, 0, options, ctx);
 }
 OFS_WEAK_ALIAS(shmem_ctx_create)
 
 OFS_API int pshmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
     ofs_check_init("shmem_team_create_ctx");
-    return ctx_new("shmem_team_create_ctx", team, options, ctx);
+    return ctx_new("shmem_team_create_ctx", team, 1, options, ctx);
 }
 OFS_WEAK_ALIAS(shmem_team_create_ctx)
 
@@ -41,7 +48,7 @@ OFS_API void pshmem_ctx_destroy(shmem_ctx_t ctx)
         return;
     if (ctx == SHMEM_CTX_DEFAULT)
         ofs_bad_input("shmem_ctx_destroy", "ctx = SHMEM_CTX_DEFAULT cannot be destroyed");
-    comm_ctx_destroy(ctx);
+    coll_team_ctx_destroy(ctx);
 }
 OFS_WEAK_ALIAS(shmem_ctx_destroy)
 
@@ -59,11 +66,15 @@ OFS_API int pshmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
 }
 OFS_WEAK_ALIAS(shmem_ctx_get_team)
 
-int api_team_ctx_pe(const char *r, struct comm_ctx *ctx, int pe)
+/* a PE number on a context of a team other than SHMEM_TEAM_WORLD: a team member */
+int api_team_pe(const char *r, struct comm_ctx *ctx, int pe)
 {
     const struct coll_team *t = ctx->team;
 
     if (OFS_UNLIKELY(pe < 0 || pe >= t->size))
-        ofs_bad_input(r, "pe = %d is out of range [0, %d) of the team of ctx", pe, t->size);
+        ofs_bad_input(r,
+                      "pe = %d is not a PE of the context's team (%d PEs; a context from "
+                      "shmem_team_create_ctx takes team-relative PE numbers)",
+                      pe, t->size);
     return coll_team_world_pe(t, pe);
 }

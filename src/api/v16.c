@@ -6,6 +6,7 @@ static void signal_op(const char *r, struct comm_ctx *ctx, uint64_t *sig_addr, u
 {
     size_t off;
     int seg;
+
     pe = api_ctx_pe(r, ctx, pe);
     seg = api_chk_amo(r, ctx, sig_addr, sizeof(uint64_t), pe, &off);
     comm_amo_seg(ctx, op, COMM_DT_U64, seg, off, &signal, NULL, NULL, pe, 0);

@@ -78,6 +78,9 @@ struct coll_tpriv {
     uint64_t seen[COLL_NFLAGS];
     uint64_t step;
     struct coll_grp grp;
+    /* contexts opened for SHMEM_TEAM_NUM_CONTEXTS and not in use (ctx_pool_lock) */
+    struct comm_ctx **ctx_pool;
+    int ctx_pool_n;
 };
 
 struct coll_cfg {

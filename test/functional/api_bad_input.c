@@ -34,6 +34,14 @@ int main(int argc, char **argv)
         shmem_int_atomic_add((int *)((char *)target + 1), 1, 0);
     else if (!strcmp(what, "overlap"))
         shmem_int_put(target, target + 1, 2, shmem_my_pe()); /* needs SHMEM_DEBUG */
+    else if (!strcmp(what, "teampe")) {
+        /* team-relative PE numbers on a team context: pe 1 is not in a team of 1 PE */
+        shmem_team_t t;
+        shmem_ctx_t c;
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 1, NULL, 0, &t);
+        if (t != SHMEM_TEAM_INVALID && shmem_team_create_ctx(t, 0, &c) == 0)
+            shmem_ctx_int_put(c, target, local, 1, 1);
+    }
     shmem_finalize();
     printf("bad_input: %s was not caught\n", what);
     return 0;

@@ -47,6 +47,9 @@ int main(void)
     if (shmem_my_pe() == 0)
         CHECK(counter == (long)npes * (2 * ITERS + ITERS / 2));
     CHECK(lock_a == 0 && lock_b[0] == 0 && lock_b[1] == 0);
+    /* every PE has read its lock words before PE 0 takes lock_a again below: without
+     * this barrier the home PE of lock_a (PE 8 at 16 PEs) could see PE 0's tail entry */
+    shmem_barrier_all();
     /* a held lock is reported as held */
     if (shmem_my_pe() == 0)
         shmem_set_lock(&lock_a);
