@@ -28,6 +28,8 @@ extern struct heap_state heap_g OFS_HIDDEN;
 ofs_status_t heap_init(void) OFS_HIDDEN;
 /* Unlink this PE's objects (after every peer has mapped them). */
 void heap_unlink(void) OFS_HIDDEN;
+/* start-up failed: also remove the objects of the job's other PEs on this node */
+void heap_unlink_job(void) OFS_HIDDEN;
 void heap_fini(void) OFS_HIDDEN;
 
 /* Open / unlink a shared-memory object by name, in SHMEM_SHM_DIR. */

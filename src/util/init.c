@@ -72,7 +72,9 @@ err_comm:
 err_heap:
     heap_fini();
 err_rt:
-    /* other PEs may be waiting in a fence: take the job down rather than hang */
+    /* other PEs may be waiting in a fence: take the job down rather than hang, and take
+     * their shared-memory names with us (they may die without running a handler) */
+    heap_unlink_job();
     ofs_g.init_error = st;
     ofs_fatal(1, "shmem_init failed: %s", ofs_status_string(st));
 err:
