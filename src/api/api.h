@@ -196,14 +196,22 @@ static inline int api_chk_amo_nbi(const char *r, struct comm_ctx *ctx, const voi
     return seg;
 }
 
-static inline void api_chk_coll(const char *r, struct coll_team *team, const void *dest,
-                                const void *src, size_t len)
+/* the part of every team-based collective check that is not about buffers */
+static inline void api_chk_coll_team(const char *r, struct coll_team *team)
 {
     ofs_check_init(r);
 #ifdef OFS_ERROR_CHECKING
     if (OFS_UNLIKELY(team == NULL))
         api_bad_team(r);
+#else
+    (void)team;
 #endif
+}
+
+static inline void api_chk_coll(const char *r, struct coll_team *team, const void *dest,
+                                const void *src, size_t len)
+{
+    api_chk_coll_team(r, team);
     ofs_check_sym(r, "dest", dest, len);
     ofs_check_nonnull(r, "source", src, len);
 }
@@ -212,10 +220,9 @@ static inline void api_chk_coll(const char *r, struct coll_team *team, const voi
 static inline void api_chk_coll_n(const char *r, struct coll_team *team, const void *dest,
                                   const void *src, size_t len, int src_per_member)
 {
-    api_chk_coll(r, team, dest, src, len);
+    api_chk_coll_team(r, team);
     ofs_check_sym(r, "dest", dest, len * (size_t)team->size);
-    if (src_per_member)
-        ofs_check_nonnull(r, "source", src, len * (size_t)team->size);
+    ofs_check_nonnull(r, "source", src, src_per_member ? len * (size_t)team->size : len);
 }
 
 /* alltoalls: nelems elements per member, strides dst/sst in elements */
@@ -223,7 +230,7 @@ static inline void api_chk_coll_s(const char *r, struct coll_team *team, const v
                                   const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                                   size_t es)
 {
-    api_chk_coll(r, team, dest, src, nelems * es);
+    api_chk_coll_team(r, team);
     api_chk_strides(r, dst, sst);
     ofs_check_sym(r, "dest", dest, api_extent(dst, nelems * (size_t)team->size, es));
     ofs_check_sym(r, "source", src, api_extent(sst, nelems * (size_t)team->size, es));
@@ -233,7 +240,8 @@ static inline void api_chk_coll_s(const char *r, struct coll_team *team, const v
 static inline void api_chk_scan(const char *r, struct coll_team *team, const void *dest,
                                 const void *src, size_t len)
 {
-    api_chk_coll(r, team, dest, src, len);
+    api_chk_coll_team(r, team);
+    ofs_check_sym(r, "dest", dest, len);
     ofs_check_sym(r, "source", src, len);
 }
 

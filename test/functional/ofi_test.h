@@ -19,15 +19,7 @@ void shmem_barrier_all(void);
 void *shmem_malloc(size_t size);
 void shmem_free(void *ptr);
 
-static int test_failures;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "PE %d: %s:%d: check failed: %s\n", shmem_my_pe(), __FILE__, __LINE__, \
-                    #cond);                                                                        \
-            test_failures++;                                                                       \
-        }                                                                                          \
-    } while (0)
+#include "test_check.h"
 
 /* Every PE reports; exit status is nonzero if any PE failed. */
 static inline int test_finish(const char *name)

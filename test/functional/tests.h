@@ -5,15 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int test_failures;
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "PE %d: %s:%d: check failed: %s\n", shmem_my_pe(), __FILE__, __LINE__, \
-                    #cond);                                                                        \
-            test_failures++;                                                                       \
-        }                                                                                          \
-    } while (0)
+#include "test_check.h"
 
 /* Every PE reports; exit status is nonzero if any PE failed. */
 static inline int test_finish(const char *name)
