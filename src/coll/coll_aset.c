@@ -3,9 +3,14 @@
  * counters are the user's pSync (counting signals that are consumed again, so pSync
  * is back at SHMEM_SYNC_VALUE = 0 on exit and may be reused at once, the barrier at
  * the end of each call making "not still in use" true).  An active set of n PEs uses
- * ceil(log2 n) + 2 longs of pSync (at most COLL_ASET_NFLAGS = 18): every
- * SHMEM_*_SYNC_SIZE must be at least that.  pWrk is not used: reductions read the
- * members' sources between two barriers (through shared memory on one node).
+ * ceil(log2 n) + 2 longs of pSync (at most COLL_ASET_NFLAGS = 18), and on one node
+ * words COLL_ASET_SHM_ARRIVE and COLL_ASET_SHM_RELEASE (the shm barrier): every
+ * SHMEM_*_SYNC_SIZE must be at least COLL_ASET_BQ + COLL_ASET_BQN.  pWrk is not used:
+ * reductions read the members' sources between two barriers (through shared memory on
+ * one node).  The same-node broadcast of a few slots (coll_bring.c) ends without a
+ * barrier: its announcements go into pSync words COLL_ASET_BQ.. that the member
+ * empties itself (never counting words: the next broadcast on the same node may
+ * already signal the member's counters while it still reads this one).
  */
 #include "coll_internal.h"
 

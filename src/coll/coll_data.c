@@ -2,7 +2,9 @@
  * Data-moving collectives: broadcast, collect/fcollect, alltoall(s).  Data goes
  * straight into the (symmetric) dest arrays with comm_put; counters say when it has
  * arrived.  Each one ends with a barrier of the group, so the next collective cannot
- * write into a dest that a slower PE is still forwarding from.
+ * write into a dest that a slower PE is still forwarding from; the exception is the
+ * same-node broadcast of up to a few slots, which goes through the root's ring
+ * (coll_bring.c) and writes no dest but the caller's own.
  *
  * Broadcast: binomial tree (log n steps, latency) or scatter + ring allgather (each
  * byte crosses each link about twice, bandwidth); linear (root puts to all).
@@ -98,7 +100,12 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
         memmove(dest, src, len);
     if (g->size == 1)
         return;
-    /* shm: the root says its source is ready, every member copies straight from it,
+    /* shm: up to a few slots, through the root's ring (no barrier, coll_bring.c) */
+    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && coll_bring_fits(g, len)) {
+        coll_bring_bcast(g, dest, src, len, root);
+        return;
+    }
+    /* larger: the root says its source is ready, every member copies straight from it,
      * then a barrier keeps the root's source until everyone has it */
     if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && g->all_local &&
         heap_seg_of(src, len, &off) >= 0) {
@@ -112,6 +119,7 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
         coll_grp_barrier(g);
         return;
     }
+    coll_grp_settle(g);
     if (alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM)
         alg = len >= COLL_BCAST_SA_MIN && g->size > 2 ? COLL_ALG_SCATTER_ALLGATHER
                                                       : COLL_ALG_BINOMIAL;
@@ -154,6 +162,7 @@ void coll_grp_collectv(struct coll_grp *g, void *dest_, const void *src, const s
         memmove(dest + offs[me], src, lens[me]);
     if (n == 1)
         return;
+    coll_grp_settle(g);
     /* same node: everyone copies its block into every dest, one barrier */
     if (alg == COLL_ALG_AUTO && g->all_local)
         alg = COLL_ALG_LINEAR;
@@ -206,6 +215,7 @@ void coll_grp_alltoalls(struct coll_grp *g, void *dest_, const void *src_, ptrdi
 
     if (nelems == 0)
         return;
+    coll_grp_settle(g);
     for (int s = 0; s < n; s++) {
         int j = coll_cfg.alltoall == COLL_ALG_LINEAR ? s : (me + s) % n;
         char *d = dest + (size_t)me * dblk;

@@ -31,12 +31,28 @@
 #define COLL_F_TREE_DOWN 101   /* tree barrier: release from my parent */
 #define COLL_F_SHM_ARRIVE 104  /* shm barrier: arrivals, on member 0 (own cache line) */
 #define COLL_F_SHM_RELEASE 112 /* shm barrier: generation released (own cache line) */
-#define COLL_NFLAGS 120        /* at most COLL_FLAGS_BYTES / 8 (coll_team.c) */
-#define COLL_TREE_RADIX 4      /* children per node of the tree barrier */
+#define COLL_F_BANN 128        /* COLL_BANN_N: ring broadcast announcements, on the root */
+#define COLL_F_BACK 144        /* COLL_BANN_N: members yet to read each announcement */
+#define COLL_BANN_N 16
+#define COLL_NFLAGS 160   /* at most COLL_FLAGS_BYTES / 8 (coll_team.c) */
+#define COLL_TREE_RADIX 4 /* children per node of the tree barrier */
 /* pSync of an active set of n PEs holds ceil(log2 n) barrier counters, then the
  * broadcast and ring counters: at most COLL_ASET_NFLAGS longs */
 #define COLL_MAX_TEAM_LOG 16 /* teams up to 2^16 PEs (rounds of RD/Bruck counters) */
 #define COLL_ASET_NFLAGS (COLL_MAX_TEAM_LOG + 2)
+/* pSync words of the same-node active-set barrier and ring broadcast, on their own
+ * cache lines after those (so SHMEM_*_SYNC_SIZE must be at least
+ * COLL_ASET_BQ + COLL_ASET_BQN) */
+#define COLL_ASET_SHM_ARRIVE 24
+#define COLL_ASET_SHM_RELEASE 32
+#define COLL_ASET_BBELL 40 /* ring broadcast: a member sleeps on this word ... */
+#define COLL_ASET_BQ 41    /* ... for announcements in these COLL_ASET_BQN (no counting word) */
+#define COLL_ASET_BQN 16
+
+/* A mailbox word (ring broadcast, active-set shm barrier): 0 is empty, COLL_SLEEPING
+ * says its owner sleeps on a futex on it, anything else is a message.  The bit also
+ * marks a ring broadcast announcement that a member sleeps on. */
+#define COLL_SLEEPING 0x80000000u
 
 #define COLL_MAX_ROUNDS 32
 
@@ -68,6 +84,7 @@ struct coll_grp {
     int rslots;
     int all_local;       /* every member reachable through comm_ptr */
     int f_bcast, f_ring; /* counters of broadcast and ring (compact for pSync) */
+    int unsynced;        /* a ring broadcast returned without a barrier since the last one */
     uint64_t *step;      /* reduction step counter (scratch parity) */
     struct comm_ctx *ctx;
 };
@@ -104,6 +121,33 @@ void coll_put_signal(struct coll_grp *g, void *dst, const void *src, size_t len,
     OFS_HIDDEN;
 
 void coll_grp_barrier(struct coll_grp *g) OFS_HIDDEN;
+/* Before writing into other members' memory (their dest, or scratch that the previous
+ * collective may still read): a barrier if a ring broadcast went before without one.
+ * The ring broadcast lets its root run ahead; this keeps back-to-back collectives of a
+ * team free of user synchronisation. */
+static inline void coll_grp_settle(struct coll_grp *g)
+{
+    if (g->unsynced)
+        coll_grp_barrier(g);
+}
+
+/* Mailbox words in shared memory (through comm_ptr; CPU atomics only).  post: wait
+ * until *w is empty (0 or COLL_SLEEPING), store v, wake the owner if it sleeps.  take:
+ * wait until my own *w holds a message (spinning, yielding, then sleeping on a futex
+ * after coll_cfg.futex_after steps) and return it; the caller empties it. */
+void coll_mbox_post(uint64_t *w, uint64_t v) OFS_HIDDEN;
+uint64_t coll_mbox_take(uint64_t *w) OFS_HIDDEN;
+/* futexes on the low 32 bits of a 64-bit word in a shared mapping */
+void coll_futex_wait(uint64_t *w, uint32_t val, long ns) OFS_HIDDEN;
+void coll_futex_wake(uint64_t *w) OFS_HIDDEN;
+
+/* Same-node broadcast through the root's ring of slots (coll_bring.c): no barrier,
+ * nobody writes another PE's dest.  coll_bring_fits: the group and length qualify. */
+ofs_status_t coll_bring_init(void) OFS_HIDDEN;
+void coll_bring_fini(void) OFS_HIDDEN;
+int coll_bring_fits(const struct coll_grp *g, size_t len) OFS_HIDDEN;
+void coll_bring_bcast(struct coll_grp *g, void *dest, const void *src, size_t len, int root)
+    OFS_HIDDEN;
 /* dissemination barrier: on return nobody reads or signals my counters of this barrier
  * any more (the shm barrier's release word on member 0 may still be being read) */
 void coll_grp_barrier_p2p(struct coll_grp *g) OFS_HIDDEN;

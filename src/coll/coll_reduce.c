@@ -197,6 +197,8 @@ int coll_reduce(struct coll_team *team, void *dest, const void *src, size_t nred
             alg = bytes >= COLL_RAB_MIN && g->size >= 4 ? COLL_ALG_RABENSEIFNER
                                                         : COLL_ALG_RECURSIVE_DOUBLING;
     }
+    if (alg == COLL_ALG_RABENSEIFNER) /* its allgather writes the partners' dest */
+        coll_grp_settle(g);
     if (alg == COLL_ALG_SHM)
         coll_grp_reduce_shm(g, dest, src, nreduce, op, type);
     else if (alg == COLL_ALG_LINEAR)

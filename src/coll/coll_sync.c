@@ -4,7 +4,8 @@
  * - dissemination: round k signals member (me + 2^k) mod n on counter k and waits for
  *   member (me - 2^k) on its own counter k: ceil(log2 n) rounds, one sender per counter.
  * - tree: gather to member 0 and release down a COLL_TREE_RADIX-ary tree.
- * - shm (same-node teams with CPU atomics): one arrival counter, one release word.
+ * - shm (same-node groups with CPU atomics): one arrival counter, one release word
+ *   (teams), or one release mailbox per member (active sets: pSync back at 0 on exit).
  * auto: shm where it applies, else dissemination.
  */
 #include "coll_internal.h"
@@ -26,15 +27,54 @@ static uint32_t *low_word(uint64_t *w)
 }
 
 /* sleep while *w still holds val (at most ns); shared futex: w is in a shared mapping */
-static void futex_wait64(uint64_t *w, uint64_t val, long ns)
+void coll_futex_wait(uint64_t *w, uint32_t val, long ns)
 {
     struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
-    syscall(SYS_futex, low_word(w), FUTEX_WAIT, (uint32_t)val, &ts, NULL, 0);
+    syscall(SYS_futex, low_word(w), FUTEX_WAIT, val, &ts, NULL, 0);
 }
 
-static void futex_wake_all(uint64_t *w)
+void coll_futex_wake(uint64_t *w)
 {
     syscall(SYS_futex, low_word(w), FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+void coll_mbox_post(uint64_t *w, uint64_t v)
+{
+    unsigned iter = 0;
+
+    for (;;) {
+        uint64_t cur = 0;
+        if (__atomic_compare_exchange_n(w, &cur, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            return;
+        if (cur == COLL_SLEEPING) {
+            if (__atomic_compare_exchange_n(w, &cur, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+                coll_futex_wake(w);
+                return;
+            }
+            continue;
+        }
+        comm_wait_backoff(&iter); /* the owner has not taken the last message yet */
+    }
+}
+
+uint64_t coll_mbox_take(uint64_t *w)
+{
+    unsigned iter = 0;
+    uint64_t v;
+
+    while ((v = __atomic_load_n(w, __ATOMIC_ACQUIRE)) == 0 || v == COLL_SLEEPING) {
+        uint64_t zero = 0;
+        if (iter < coll_cfg.futex_after) {
+            comm_wait_backoff(&iter);
+            continue;
+        }
+        if (v == 0 && !__atomic_compare_exchange_n(w, &zero, COLL_SLEEPING, 0, __ATOMIC_SEQ_CST,
+                                                   __ATOMIC_SEQ_CST))
+            continue;
+        coll_futex_wait(w, COLL_SLEEPING, 1000000);
+        comm_progress();
+    }
+    return v;
 }
 
 void coll_signal(struct coll_grp *g, int idx, int i)
@@ -135,7 +175,7 @@ static void barrier_shm(struct coll_grp *g)
     if (__atomic_add_fetch(arrive, 1, __ATOMIC_ACQ_REL) == gen * (uint64_t)g->size) {
         __atomic_store_n(release, gen, __ATOMIC_SEQ_CST);
         if (__atomic_load_n(sleepers, __ATOMIC_SEQ_CST))
-            futex_wake_all(release);
+            coll_futex_wake(release);
         return;
     }
     while (__atomic_load_n(release, __ATOMIC_ACQUIRE) < gen) {
@@ -145,21 +185,44 @@ static void barrier_shm(struct coll_grp *g)
         }
         __atomic_add_fetch(sleepers, 1, __ATOMIC_SEQ_CST);
         if (__atomic_load_n(release, __ATOMIC_SEQ_CST) < gen)
-            futex_wait64(release, gen - 1, 1000000);
+            coll_futex_wait(release, (uint32_t)(gen - 1), 1000000);
         __atomic_sub_fetch(sleepers, 1, __ATOMIC_RELAXED);
         comm_progress();
     }
+}
+
+/* The same for an active set, whose pSync must read 0 again on return: the arrival
+ * counter (on member 0) is set back to 0 by the member that completes it before it
+ * releases anyone; it then posts 1 to every other member's release mailbox, and each
+ * member empties its own.  n - 1 posts instead of one store, but no word keeps a
+ * generation. */
+static void barrier_shm_psync(struct coll_grp *g)
+{
+    uint64_t *arrive = comm_ptr(&g->flags[COLL_ASET_SHM_ARRIVE], coll_grp_pe(g, 0));
+    uint64_t *mine = &g->flags[COLL_ASET_SHM_RELEASE];
+
+    if (__atomic_add_fetch(arrive, 1, __ATOMIC_ACQ_REL) == (uint64_t)g->size) {
+        __atomic_store_n(arrive, 0, __ATOMIC_SEQ_CST);
+        for (int i = 1; i < g->size; i++)
+            coll_mbox_post(comm_ptr(mine, coll_grp_pe(g, (g->me + i) % g->size)), 1);
+        return;
+    }
+    coll_mbox_take(mine);
+    __atomic_store_n(mine, 0, __ATOMIC_RELEASE);
 }
 
 void coll_grp_barrier(struct coll_grp *g)
 {
     int alg = coll_cfg.barrier;
 
+    g->unsynced = 0;
     if (g->size == 1)
         return;
-    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && g->seen && g->all_local &&
-        coll_cfg.fast_signal) {
-        barrier_shm(g);
+    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && g->all_local && coll_cfg.fast_signal) {
+        if (g->seen)
+            barrier_shm(g);
+        else
+            barrier_shm_psync(g);
         return;
     }
     if (alg == COLL_ALG_TREE) {

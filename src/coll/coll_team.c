@@ -23,7 +23,7 @@ struct coll_team shmem_internal_team_shared;
 struct coll_cfg coll_cfg;
 uint64_t *coll_aset_pub;
 
-#define COLL_FLAGS_BYTES 1024 /* COLL_NFLAGS counters, padded */
+#define COLL_FLAGS_BYTES 2048 /* COLL_NFLAGS counters, padded */
 #define COLL_POOL_BUDGET (4UL << 20)
 
 static struct {
@@ -237,6 +237,9 @@ ofs_status_t coll_init(void)
         return OFS_ERR_NOMEM;
     }
     memset(pool.base, 0, pool.slot_len * (size_t)pool.nslots);
+    st = coll_bring_init();
+    if (st != OFS_OK)
+        return st;
 
     st = team_setup(&shmem_internal_team_world, 0, NULL, 0, 1, n, ofs_g.my_pe, 0, 0, NULL);
     if (st != OFS_OK)
@@ -286,6 +289,7 @@ void coll_fini(void)
     if (pool.base)
         heap_free(pool.base);
     pool.base = NULL;
+    coll_bring_fini();
     pool.split_buf = NULL;
     free(pool.used);
     pool.used = NULL;

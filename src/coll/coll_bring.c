@@ -1,0 +1,258 @@
+/*
+ * Same-node broadcast through the root's ring (teams and active sets whose members all
+ * map each other's memory, with CPU atomics).
+ *
+ * Every PE owns a ring of COLL_BRING_SLOTS slots of COLL_BRING_BYTES in the symmetric
+ * heap, each with a count of the members that still have to read it.  The root claims
+ * as many consecutive slots as the data needs (turning each count from 0 into n - 1),
+ * copies its source into them and tells the members where the data is; a member
+ * copies the slots into its dest and counts itself off each slot.
+ *
+ * Telling the members:
+ * - team: the root writes an announcement (sequence number, first slot, number of
+ *   slots) into entry seq % COLL_BANN_N of its own team counters, after the members
+ *   have all read what that entry said before (a count per entry).  Members of a team
+ *   make the same calls in the same order, so each knows the sequence number of its
+ *   call and which root to look at: a root that runs ahead into the next broadcast (of
+ *   another root) cannot be mistaken for this one's.
+ * - active set: the root posts the announcement into each member's pSync mailbox word,
+ *   which the member empties again (pSync back at 0).  The announcement names the
+ *   root; one that names another root means the program reused a pSync that was still
+ *   in use, which stops the job with a message rather than returning the wrong data.
+ *
+ * The root waits for nobody unless its ring or an announcement is still in use, and
+ * nobody writes into another PE's dest, so consecutive broadcasts need no barrier: a
+ * call costs about one copy on each side.  The root may thus run ahead into the next
+ * collective; coll_grp_settle makes those that write into other PEs wait for it.
+ */
+#include "coll_internal.h"
+
+#define COLL_BRING_SLOTS 16
+#define COLL_BRING_BYTES 8192
+#define COLL_BRING_CHUNKS 4 /* larger broadcasts: members copy from the source */
+
+/* announcement: sequence number (24 bits) | COLL_SLEEPING | first slot << 32 | count << 40;
+ * the sequence number sits in the low 32 bits, which is what a futex compares */
+#define ANN_SEQ_MASK 0xffffffu
+#define ANN(seq, s0, k) \
+    (((uint64_t)(seq)&ANN_SEQ_MASK) | ((uint64_t)(s0) << 32) | ((uint64_t)(k) << 40))
+#define ANN_S0(a) ((unsigned)((a) >> 32) & 0xff)
+#define ANN_K(a) ((unsigned)((a) >> 40) & 0xff)
+
+struct bring_hdr {
+    uint64_t pending; /* members that have not read the slot yet */
+    char pad[56];
+};
+
+static struct bring_hdr *bring_hdr; /* symmetric: COLL_BRING_SLOTS headers, then slots */
+static char *bring_data;
+static uint64_t bring_next; /* next slot to claim in my ring */
+
+ofs_status_t coll_bring_init(void)
+{
+    size_t len = COLL_BRING_SLOTS * (sizeof(struct bring_hdr) + COLL_BRING_BYTES);
+
+    bring_hdr = heap_alloc(len, 64);
+    if (!bring_hdr) {
+        ofs_log_error("shmem_init: no room for the broadcast ring (%zu bytes): raise "
+                      "SHMEM_SYMMETRIC_SIZE",
+                      len);
+        return OFS_ERR_NOMEM;
+    }
+    memset(bring_hdr, 0, len);
+    bring_data = (char *)(bring_hdr + COLL_BRING_SLOTS);
+    return OFS_OK;
+}
+
+void coll_bring_fini(void)
+{
+    if (bring_hdr)
+        heap_free(bring_hdr);
+    bring_hdr = NULL;
+    bring_data = NULL;
+}
+
+int coll_bring_fits(const struct coll_grp *g, size_t len)
+{
+    return bring_hdr && g->all_local && coll_cfg.fast_signal &&
+           len <= COLL_BRING_CHUNKS * COLL_BRING_BYTES;
+}
+
+/* claim k consecutive slots for n - 1 readers and fill them; returns the first */
+static unsigned bring_fill(int n, const char *src, size_t len, unsigned k)
+{
+    unsigned s0 =
+        (unsigned)(__atomic_fetch_add(&bring_next, k, __ATOMIC_RELAXED) % COLL_BRING_SLOTS);
+
+    for (unsigned j = 0; j < k; j++) {
+        unsigned s = (s0 + j) % COLL_BRING_SLOTS, iter = 0;
+        size_t off = (size_t)j * COLL_BRING_BYTES;
+        for (;;) { /* the slot's last readers are done */
+            uint64_t zero = 0;
+            if (__atomic_compare_exchange_n(&bring_hdr[s].pending, &zero, (uint64_t)(n - 1), 0,
+                                            __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+                break;
+            comm_wait_backoff(&iter);
+        }
+        memcpy(bring_data + (size_t)s * COLL_BRING_BYTES, src + off,
+               len - off < COLL_BRING_BYTES ? len - off : COLL_BRING_BYTES);
+    }
+    return s0;
+}
+
+/* copy the k slots from s0 of the root's ring into dest and count myself off them */
+static void bring_drain(int rpe, char *dest, size_t len, unsigned s0, unsigned k)
+{
+    const char *data = comm_ptr(bring_data, rpe);
+    struct bring_hdr *hdr = comm_ptr(bring_hdr, rpe);
+
+    for (unsigned j = 0; j < k; j++) {
+        unsigned s = (s0 + j) % COLL_BRING_SLOTS;
+        size_t off = (size_t)j * COLL_BRING_BYTES;
+        memcpy(dest + off, data + (size_t)s * COLL_BRING_BYTES,
+               len - off < COLL_BRING_BYTES ? len - off : COLL_BRING_BYTES);
+        __atomic_fetch_sub(&hdr[s].pending, 1, __ATOMIC_RELEASE);
+    }
+}
+
+/* team: announcement seq in entry seq % COLL_BANN_N of the root's counters */
+static void bring_team(struct coll_grp *g, void *dest, const void *src, size_t len, int root,
+                       unsigned k)
+{
+    uint64_t seq = ++g->seen[COLL_F_BANN];
+    unsigned e = (unsigned)(seq % COLL_BANN_N), iter = 0;
+
+    if (g->me == root) {
+        uint64_t *ack = &g->flags[COLL_F_BACK + e];
+        unsigned s0 = bring_fill(g->size, src, len, k);
+        while (__atomic_load_n(ack, __ATOMIC_ACQUIRE) != 0) /* last use of the entry read */
+            comm_wait_backoff(&iter);
+        __atomic_store_n(ack, (uint64_t)(g->size - 1), __ATOMIC_RELAXED);
+        if (__atomic_exchange_n(&g->flags[COLL_F_BANN + e], ANN(seq, s0, k), __ATOMIC_SEQ_CST) &
+            COLL_SLEEPING)
+            coll_futex_wake(&g->flags[COLL_F_BANN + e]);
+        return;
+    }
+    int rpe = coll_grp_pe(g, root);
+    uint64_t *ann = comm_ptr(&g->flags[COLL_F_BANN + e], rpe), a;
+    uint32_t want = (uint32_t)(seq & ANN_SEQ_MASK);
+
+    while (((uint32_t)(a = __atomic_load_n(ann, __ATOMIC_ACQUIRE)) & ANN_SEQ_MASK) != want) {
+        if (iter < coll_cfg.futex_after) {
+            comm_wait_backoff(&iter);
+            continue;
+        }
+        if ((a & COLL_SLEEPING) || __atomic_compare_exchange_n(ann, &a, a | COLL_SLEEPING, 0,
+                                                               __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+            coll_futex_wait(ann, (uint32_t)(a | COLL_SLEEPING), 1000000);
+        comm_progress();
+    }
+    __atomic_fetch_sub((uint64_t *)comm_ptr(&g->flags[COLL_F_BACK + e], rpe), 1, __ATOMIC_RELEASE);
+    bring_drain(rpe, dest, len, ANN_S0(a), ANN_K(a));
+}
+
+/* active set: no state survives a call, so the root puts announcements into a queue of
+ * COLL_ASET_BQN words in each member's pSync, numbered by a sequence of its own; a
+ * member takes the oldest (they all come from one root while the program keeps the
+ * pSync rules) and empties that word.  A member that sleeps says so in the bell word. */
+#define AQ(seq, s0, k, root) (ANN(seq, s0, k) | ((uint64_t)(root) << 48))
+#define AQ_ROOT(a) ((int)((a) >> 48))
+
+static uint32_t bring_aset_seq; /* announcements I posted as a root */
+
+static void aset_post(uint64_t *q, uint64_t *bell, uint64_t a)
+{
+    unsigned iter = 0;
+
+    for (;;) {
+        for (int j = 0; j < COLL_ASET_BQN; j++) { /* from seq's own word: usually free */
+            int i = (int)((a + (uint64_t)j) % COLL_ASET_BQN);
+            uint64_t zero = 0;
+            if (__atomic_load_n(&q[i], __ATOMIC_RELAXED) == 0 &&
+                __atomic_compare_exchange_n(&q[i], &zero, a, 0, __ATOMIC_SEQ_CST,
+                                            __ATOMIC_RELAXED)) {
+                if (__atomic_load_n(bell, __ATOMIC_SEQ_CST) &&
+                    __atomic_exchange_n(bell, 0, __ATOMIC_SEQ_CST))
+                    coll_futex_wake(bell);
+                return;
+            }
+        }
+        comm_wait_backoff(&iter); /* the member has COLL_ASET_BQN to read already */
+    }
+}
+
+/* the oldest announcement in my queue (its index), or -1: a is older than b when
+ * seq(b) - seq(a) is small and positive modulo 2^24 (at most COLL_ASET_BQN are queued) */
+static int aset_oldest(const uint64_t *q, uint64_t *a_out)
+{
+    int best = -1;
+    uint64_t ba = 0;
+
+    for (int i = 0; i < COLL_ASET_BQN; i++) {
+        uint64_t a = __atomic_load_n(&q[i], __ATOMIC_ACQUIRE);
+        if (a && (best < 0 || ((uint32_t)(ba - a) & ANN_SEQ_MASK) < ANN_SEQ_MASK / 2)) {
+            best = i;
+            ba = a;
+        }
+    }
+    *a_out = ba;
+    return best;
+}
+
+static void bring_aset(struct coll_grp *g, void *dest, const void *src, size_t len, int root,
+                       unsigned k)
+{
+    int n = g->size;
+
+    if (g->me == root) {
+        unsigned s0 = bring_fill(n, src, len, k);
+        uint32_t seq = __atomic_add_fetch(&bring_aset_seq, 1, __ATOMIC_RELAXED) & ANN_SEQ_MASK;
+        if (seq == 0) /* an announcement is never 0 */
+            seq = __atomic_add_fetch(&bring_aset_seq, 1, __ATOMIC_RELAXED) & ANN_SEQ_MASK;
+        for (int i = 1; i < n; i++) {
+            int pe = coll_grp_pe(g, (g->me + i) % n);
+            aset_post(comm_ptr(&g->flags[COLL_ASET_BQ], pe),
+                      comm_ptr(&g->flags[COLL_ASET_BBELL], pe), AQ(seq, s0, k, root));
+        }
+        return;
+    }
+    uint64_t *q = &g->flags[COLL_ASET_BQ], *bell = &g->flags[COLL_ASET_BBELL], a;
+    unsigned iter = 0;
+    int i;
+
+    while ((i = aset_oldest(q, &a)) < 0) {
+        uint64_t zero = 0;
+        if (iter < coll_cfg.futex_after) {
+            comm_wait_backoff(&iter);
+            continue;
+        }
+        if (!__atomic_compare_exchange_n(bell, &zero, COLL_SLEEPING, 0, __ATOMIC_SEQ_CST,
+                                         __ATOMIC_SEQ_CST) &&
+            zero != COLL_SLEEPING)
+            continue;
+        if (aset_oldest(q, &a) < 0) /* posted before the bell rang: do not sleep */
+            coll_futex_wait(bell, COLL_SLEEPING, 1000000);
+        comm_progress();
+    }
+    if (__atomic_load_n(bell, __ATOMIC_RELAXED)) /* pSync reads 0 again on return */
+        __atomic_store_n(bell, 0, __ATOMIC_RELAXED);
+    if (AQ_ROOT(a) != root || ANN_K(a) != k)
+        ofs_bad_input("shmem_broadcast",
+                      "the pSync passed is still in use by another broadcast (from member "
+                      "%d of the active set, this one is from %d): use a barrier or another "
+                      "pSync between the calls",
+                      AQ_ROOT(a), root);
+    __atomic_store_n(&q[i], 0, __ATOMIC_RELEASE);
+    bring_drain(coll_grp_pe(g, root), dest, len, ANN_S0(a), ANN_K(a));
+}
+
+void coll_bring_bcast(struct coll_grp *g, void *dest, const void *src, size_t len, int root)
+{
+    unsigned k = (unsigned)((len + COLL_BRING_BYTES - 1) / COLL_BRING_BYTES);
+
+    if (g->seen)
+        bring_team(g, dest, src, len, root, k);
+    else
+        bring_aset(g, dest, src, len, root, k);
+    g->unsynced = 1;
+}
