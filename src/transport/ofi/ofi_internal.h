@@ -72,7 +72,8 @@ struct ofi_amo_how {
 
 struct ofi_ctx {
     pthread_mutex_t lock; /* taken when the context is shared under THREAD_MULTIPLE */
-    long options;
+    const long *options;  /* the comm context's options (NULL: none; read at each lock, as
+                          * a pooled team context gets its options when handed out) */
     struct fid_ep *ep;
     struct fid_av *av;
     struct fid_cq *cq;
@@ -147,7 +148,7 @@ static inline struct ofi_ctx *ofi_ctx_of(struct comm_ctx *ctx)
 /* A shared context under SHMEM_THREAD_MULTIPLE is serialised; private ones never lock. */
 static inline int ofi_ctx_lock(struct ofi_ctx *c)
 {
-    if (ofs_g.thread_level == 3 && !(c->options & 1)) {
+    if (ofs_g.thread_level == 3 && !(c->options && (*c->options & 1))) {
         pthread_mutex_lock(&c->lock);
         return 1;
     }

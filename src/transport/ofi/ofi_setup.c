@@ -650,7 +650,7 @@ static ofs_status_t ofi_ctx_create(struct comm_ctx *ctx)
     st = ofi_ctx_open(0, &c);
     if (st != OFS_OK)
         return st;
-    c->options = ctx->options;
+    c->options = &ctx->options;
     ctx->tp[COMM_TP_OFI] = c;
     /* the first context is the default one: wait loops drive it too */
     if (!ofi_g.dflt)
