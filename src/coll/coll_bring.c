@@ -27,9 +27,9 @@
  */
 #include "coll_internal.h"
 
-#define COLL_BRING_SLOTS 16
-#define COLL_BRING_BYTES 8192
-#define COLL_BRING_CHUNKS 4 /* larger broadcasts: members copy from the source */
+#define COLL_BRING_SLOTS 64
+#define COLL_BRING_BYTES 2048
+#define COLL_BRING_CHUNKS 16 /* larger broadcasts: members copy from the source */
 
 /* announcement: sequence number (24 bits) | COLL_SLEEPING | first slot << 32 | count << 40;
  * the sequence number sits in the low 32 bits, which is what a futex compares */
