@@ -5,7 +5,7 @@
  * the end of each call making "not still in use" true).  An active set of n PEs uses
  * ceil(log2 n) + 2 longs of pSync (at most COLL_ASET_NFLAGS = 18), and on one node
  * words COLL_ASET_SHM_ARRIVE and COLL_ASET_SHM_RELEASE (the shm barrier): every
- * SHMEM_*_SYNC_SIZE must be at least COLL_ASET_BQ + COLL_ASET_BQN.  pWrk is not used:
+ * SHMEM_*_SYNC_SIZE must be at least COLL_ASET_BQ + 2 * COLL_ASET_BQN.  pWrk is not used:
  * reductions read the members' sources between two barriers (through shared memory on
  * one node).  The same-node broadcast of a few slots (coll_bring.c) ends without a
  * barrier: its announcements go into pSync words COLL_ASET_BQ.. that the member

@@ -152,25 +152,30 @@ static void bring_team(struct coll_grp *g, void *dest, const void *src, size_t l
 }
 
 /* active set: no state survives a call, so the root puts announcements into a queue of
- * COLL_ASET_BQN words in each member's pSync, numbered by a sequence of its own; a
+ * COLL_ASET_BQN entries in each member's pSync, numbered by a sequence of its own; a
  * member takes the oldest (they all come from one root while the program keeps the
- * pSync rules) and empties that word.  A member that sleeps says so in the bell word. */
+ * pSync rules) and empties that entry.  An entry is two words: the announcement and,
+ * for up to 8 bytes (k = 0), the data itself, so the smallest broadcasts need no slot.
+ * The root reserves an entry (COLL_SLEEPING, which has no sequence number) before it
+ * writes the data.  A member that sleeps says so in the bell word. */
 #define AQ(seq, s0, k, root) (ANN(seq, s0, k) | ((uint64_t)(root) << 48))
 #define AQ_ROOT(a) ((int)((a) >> 48))
+#define AQ_INLINE 8 /* bytes carried in the entry */
 
 static uint32_t bring_aset_seq; /* announcements I posted as a root */
 
-static void aset_post(uint64_t *q, uint64_t *bell, uint64_t a)
+static void aset_post(uint64_t *q, uint64_t *bell, uint64_t a, uint64_t data)
 {
     unsigned iter = 0;
 
     for (;;) {
-        for (int j = 0; j < COLL_ASET_BQN; j++) { /* from seq's own word: usually free */
-            int i = (int)((a + (uint64_t)j) % COLL_ASET_BQN);
-            uint64_t zero = 0;
-            if (__atomic_load_n(&q[i], __ATOMIC_RELAXED) == 0 &&
-                __atomic_compare_exchange_n(&q[i], &zero, a, 0, __ATOMIC_SEQ_CST,
+        for (int j = 0; j < COLL_ASET_BQN; j++) { /* from seq's own entry: usually free */
+            uint64_t *e = &q[2 * ((a + (uint64_t)j) % COLL_ASET_BQN)], zero = 0;
+            if (__atomic_load_n(e, __ATOMIC_RELAXED) == 0 &&
+                __atomic_compare_exchange_n(e, &zero, COLL_SLEEPING, 0, __ATOMIC_ACQUIRE,
                                             __ATOMIC_RELAXED)) {
+                __atomic_store_n(&e[1], data, __ATOMIC_RELAXED);
+                __atomic_store_n(e, a, __ATOMIC_SEQ_CST);
                 if (__atomic_load_n(bell, __ATOMIC_SEQ_CST) &&
                     __atomic_exchange_n(bell, 0, __ATOMIC_SEQ_CST))
                     coll_futex_wake(bell);
@@ -181,17 +186,17 @@ static void aset_post(uint64_t *q, uint64_t *bell, uint64_t a)
     }
 }
 
-/* the oldest announcement in my queue (its index), or -1: a is older than b when
+/* the entry of the oldest announcement in my queue, or NULL: a is older than b when
  * seq(b) - seq(a) is small and positive modulo 2^24 (at most COLL_ASET_BQN are queued) */
-static int aset_oldest(const uint64_t *q, uint64_t *a_out)
+static uint64_t *aset_oldest(uint64_t *q, uint64_t *a_out)
 {
-    int best = -1;
-    uint64_t ba = 0;
+    uint64_t *best = NULL, ba = 0;
 
     for (int i = 0; i < COLL_ASET_BQN; i++) {
-        uint64_t a = __atomic_load_n(&q[i], __ATOMIC_ACQUIRE);
-        if (a && (best < 0 || ((uint32_t)(ba - a) & ANN_SEQ_MASK) < ANN_SEQ_MASK / 2)) {
-            best = i;
+        uint64_t a = __atomic_load_n(&q[2 * i], __ATOMIC_ACQUIRE);
+        if ((a & ANN_SEQ_MASK) && /* not empty, not reserved */
+            (!best || ((uint32_t)(ba - a) & ANN_SEQ_MASK) < ANN_SEQ_MASK / 2)) {
+            best = &q[2 * i];
             ba = a;
         }
     }
@@ -204,23 +209,29 @@ static void bring_aset(struct coll_grp *g, void *dest, const void *src, size_t l
 {
     int n = g->size;
 
+    if (len <= AQ_INLINE)
+        k = 0;
     if (g->me == root) {
-        unsigned s0 = bring_fill(n, src, len, k);
+        unsigned s0 = 0;
+        uint64_t data = 0;
+        if (k)
+            s0 = bring_fill(n, src, len, k);
+        else
+            memcpy(&data, src, len);
         uint32_t seq = __atomic_add_fetch(&bring_aset_seq, 1, __ATOMIC_RELAXED) & ANN_SEQ_MASK;
-        if (seq == 0) /* an announcement is never 0 */
+        if (seq == 0) /* an announcement's sequence number is never 0 */
             seq = __atomic_add_fetch(&bring_aset_seq, 1, __ATOMIC_RELAXED) & ANN_SEQ_MASK;
         for (int i = 1; i < n; i++) {
             int pe = coll_grp_pe(g, (g->me + i) % n);
             aset_post(comm_ptr(&g->flags[COLL_ASET_BQ], pe),
-                      comm_ptr(&g->flags[COLL_ASET_BBELL], pe), AQ(seq, s0, k, root));
+                      comm_ptr(&g->flags[COLL_ASET_BBELL], pe), AQ(seq, s0, k, root), data);
         }
         return;
     }
-    uint64_t *q = &g->flags[COLL_ASET_BQ], *bell = &g->flags[COLL_ASET_BBELL], a;
+    uint64_t *q = &g->flags[COLL_ASET_BQ], *bell = &g->flags[COLL_ASET_BBELL], *e, a;
     unsigned iter = 0;
-    int i;
 
-    while ((i = aset_oldest(q, &a)) < 0) {
+    while (!(e = aset_oldest(q, &a))) {
         uint64_t zero = 0;
         if (iter < coll_cfg.futex_after) {
             comm_wait_backoff(&iter);
@@ -230,7 +241,7 @@ static void bring_aset(struct coll_grp *g, void *dest, const void *src, size_t l
                                          __ATOMIC_SEQ_CST) &&
             zero != COLL_SLEEPING)
             continue;
-        if (aset_oldest(q, &a) < 0) /* posted before the bell rang: do not sleep */
+        if (!aset_oldest(q, &a)) /* posted before the bell rang: do not sleep */
             coll_futex_wait(bell, COLL_SLEEPING, 1000000);
         comm_progress();
     }
@@ -242,7 +253,14 @@ static void bring_aset(struct coll_grp *g, void *dest, const void *src, size_t l
                       "%d of the active set, this one is from %d): use a barrier or another "
                       "pSync between the calls",
                       AQ_ROOT(a), root);
-    __atomic_store_n(&q[i], 0, __ATOMIC_RELEASE);
+    if (k == 0) {
+        uint64_t data = __atomic_load_n(&e[1], __ATOMIC_RELAXED);
+        memcpy(dest, &data, len);
+        __atomic_store_n(&e[1], 0, __ATOMIC_RELAXED);
+        __atomic_store_n(e, 0, __ATOMIC_RELEASE);
+        return;
+    }
+    __atomic_store_n(e, 0, __ATOMIC_RELEASE);
     bring_drain(coll_grp_pe(g, root), dest, len, ANN_S0(a), ANN_K(a));
 }
 

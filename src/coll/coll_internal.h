@@ -42,12 +42,12 @@
 #define COLL_ASET_NFLAGS (COLL_MAX_TEAM_LOG + 2)
 /* pSync words of the same-node active-set barrier and ring broadcast, on their own
  * cache lines after those (so SHMEM_*_SYNC_SIZE must be at least
- * COLL_ASET_BQ + COLL_ASET_BQN) */
+ * COLL_ASET_BQ + 2 * COLL_ASET_BQN) */
 #define COLL_ASET_SHM_ARRIVE 24
 #define COLL_ASET_SHM_RELEASE 32
 #define COLL_ASET_BBELL 40 /* ring broadcast: a member sleeps on this word ... */
-#define COLL_ASET_BQ 41    /* ... for announcements in these COLL_ASET_BQN (no counting word) */
-#define COLL_ASET_BQN 16
+#define COLL_ASET_BQ 42    /* ... for announcements in these COLL_ASET_BQN pairs of words */
+#define COLL_ASET_BQN 8
 
 /* A mailbox word (ring broadcast, active-set shm barrier): 0 is empty, COLL_SLEEPING
  * says its owner sleeps on a futex on it, anything else is a message.  The bit also
