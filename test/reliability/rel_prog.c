@@ -8,6 +8,7 @@
  *   bad_free        every PE calls shmem_free on a pointer from malloc
  *   bad_team        every PE calls a reduction on SHMEM_TEAM_INVALID
  *   after_finalize  every PE calls shmem_int_p after shmem_finalize
+ *   bad_session     every PE starts a context session with an unknown config_mask bit
  */
 #include <shmem.h>
 #include <signal.h>
@@ -32,6 +33,10 @@ int main(int argc, char **argv)
     if (strcmp(mode, "bad_team") == 0) {
         static int src, dst;
         shmem_int_sum_reduce(SHMEM_TEAM_INVALID, &dst, &src, 1);
+    }
+    if (strcmp(mode, "bad_session") == 0) {
+        shmem_ctx_session_config_t cfg = { 0 };
+        shmem_ctx_session_start(SHMEM_CTX_DEFAULT, 0, &cfg, 0x100);
     }
     if (me == victim) {
         if (strcmp(mode, "global_exit") == 0)
