@@ -137,16 +137,8 @@ static void bring_team(struct coll_grp *g, void *dest, const void *src, size_t l
     uint64_t *ann = comm_ptr(&g->flags[COLL_F_BANN + e], rpe), a;
     uint32_t want = (uint32_t)(seq & ANN_SEQ_MASK);
 
-    while (((uint32_t)(a = __atomic_load_n(ann, __ATOMIC_ACQUIRE)) & ANN_SEQ_MASK) != want) {
-        if (iter < coll_cfg.futex_after) {
-            comm_wait_backoff(&iter);
-            continue;
-        }
-        if ((a & COLL_SLEEPING) || __atomic_compare_exchange_n(ann, &a, a | COLL_SLEEPING, 0,
-                                                               __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-            coll_futex_wait(ann, (uint32_t)(a | COLL_SLEEPING), 1000000);
-        comm_progress();
-    }
+    while (((uint32_t)(a = __atomic_load_n(ann, __ATOMIC_ACQUIRE)) & ANN_SEQ_MASK) != want)
+        coll_nap(ann, a, &iter);
     __atomic_fetch_sub((uint64_t *)comm_ptr(&g->flags[COLL_F_BACK + e], rpe), 1, __ATOMIC_RELEASE);
     bring_drain(rpe, dest, len, ANN_S0(a), ANN_K(a));
 }

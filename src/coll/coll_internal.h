@@ -49,9 +49,9 @@
 #define COLL_ASET_BQ 42    /* ... for announcements in these COLL_ASET_BQN pairs of words */
 #define COLL_ASET_BQN 8
 
-/* A mailbox word (ring broadcast, active-set shm barrier): 0 is empty, COLL_SLEEPING
- * says its owner sleeps on a futex on it, anything else is a message.  The bit also
- * marks a ring broadcast announcement that a member sleeps on. */
+/* Set in the low word of a shared word that somebody sleeps on (coll_nap): the barrier
+ * mailboxes, ring broadcast announcements and bells; with no sequence number beside
+ * it, it also marks a reserved active-set announcement entry (coll_bring.c). */
 #define COLL_SLEEPING 0x80000000u
 
 #define COLL_MAX_ROUNDS 32
@@ -131,15 +131,13 @@ static inline void coll_grp_settle(struct coll_grp *g)
         coll_grp_barrier(g);
 }
 
-/* Mailbox words in shared memory (through comm_ptr; CPU atomics only).  post: wait
- * until *w is empty (0 or COLL_SLEEPING), store v, wake the owner if it sleeps.  take:
- * wait until my own *w holds a message (spinning, yielding, then sleeping on a futex
- * after coll_cfg.futex_after steps) and return it; the caller empties it. */
-void coll_mbox_post(uint64_t *w, uint64_t v) OFS_HIDDEN;
-uint64_t coll_mbox_take(uint64_t *w) OFS_HIDDEN;
 /* futexes on the low 32 bits of a 64-bit word in a shared mapping */
 void coll_futex_wait(uint64_t *w, uint32_t val, long ns) OFS_HIDDEN;
 void coll_futex_wake(uint64_t *w) OFS_HIDDEN;
+/* One step of waiting for *w (in shared memory) to change from seen: spin, yield, then
+ * mark it COLL_SLEEPING and sleep on it (at most 1 ms); whoever changes a word so marked
+ * calls coll_futex_wake. */
+void coll_nap(uint64_t *w, uint64_t seen, unsigned *iter) OFS_HIDDEN;
 
 /* Same-node broadcast through the root's ring of slots (coll_bring.c): no barrier,
  * nobody writes another PE's dest.  coll_bring_fits: the group and length qualify. */

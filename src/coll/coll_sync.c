@@ -38,7 +38,23 @@ void coll_futex_wake(uint64_t *w)
     syscall(SYS_futex, low_word(w), FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-void coll_mbox_post(uint64_t *w, uint64_t v)
+void coll_nap(uint64_t *w, uint64_t seen, unsigned *iter)
+{
+    if (*iter < coll_cfg.futex_after) {
+        comm_wait_backoff(iter);
+        return;
+    }
+    if ((seen & COLL_SLEEPING) || __atomic_compare_exchange_n(w, &seen, seen | COLL_SLEEPING, 0,
+                                                              __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+        coll_futex_wait(w, (uint32_t)(seen | COLL_SLEEPING), 1000000);
+    comm_progress();
+}
+
+/* Mailbox words (the active-set shm barrier): 0 is empty, COLL_SLEEPING says its owner
+ * sleeps on it, anything else is a message.  post: wait until *w is empty, store v,
+ * wake the owner if it sleeps.  take: wait until my own *w holds a message and return
+ * it; the caller empties it. */
+static void mbox_post(uint64_t *w, uint64_t v)
 {
     unsigned iter = 0;
 
@@ -57,23 +73,13 @@ void coll_mbox_post(uint64_t *w, uint64_t v)
     }
 }
 
-uint64_t coll_mbox_take(uint64_t *w)
+static uint64_t mbox_take(uint64_t *w)
 {
     unsigned iter = 0;
     uint64_t v;
 
-    while ((v = __atomic_load_n(w, __ATOMIC_ACQUIRE)) == 0 || v == COLL_SLEEPING) {
-        uint64_t zero = 0;
-        if (iter < coll_cfg.futex_after) {
-            comm_wait_backoff(&iter);
-            continue;
-        }
-        if (v == 0 && !__atomic_compare_exchange_n(w, &zero, COLL_SLEEPING, 0, __ATOMIC_SEQ_CST,
-                                                   __ATOMIC_SEQ_CST))
-            continue;
-        coll_futex_wait(w, COLL_SLEEPING, 1000000);
-        comm_progress();
-    }
+    while ((v = __atomic_load_n(w, __ATOMIC_ACQUIRE)) == 0 || v == COLL_SLEEPING)
+        coll_nap(w, v, &iter);
     return v;
 }
 
@@ -204,10 +210,10 @@ static void barrier_shm_psync(struct coll_grp *g)
     if (__atomic_add_fetch(arrive, 1, __ATOMIC_ACQ_REL) == (uint64_t)g->size) {
         __atomic_store_n(arrive, 0, __ATOMIC_SEQ_CST);
         for (int i = 1; i < g->size; i++)
-            coll_mbox_post(comm_ptr(mine, coll_grp_pe(g, (g->me + i) % g->size)), 1);
+            mbox_post(comm_ptr(mine, coll_grp_pe(g, (g->me + i) % g->size)), 1);
         return;
     }
-    coll_mbox_take(mine);
+    mbox_take(mine);
     __atomic_store_n(mine, 0, __ATOMIC_RELEASE);
 }
 

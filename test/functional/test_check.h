@@ -1,5 +1,5 @@
-/* The failure counter and CHECK() shared by tests.h (public API tests) and ofi_test.h
- * (comm-layer tests); the includer declares shmem_my_pe() first. */
+/* The failure counter and CHECK() shared by tests.h (public API tests), ofi_test.h
+ * (comm-layer tests) and mn_check.c; the includer declares shmem_my_pe() first. */
 #ifndef OFS_TEST_CHECK_H
 #define OFS_TEST_CHECK_H
 #include <stdio.h>

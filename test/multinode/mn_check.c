@@ -6,16 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../functional/test_check.h"
+
 static long counter;
-static int failures;
-#define CHECK(c)                                                                                   \
-    do {                                                                                           \
-        if (!(c)) {                                                                                \
-            fprintf(stderr, "PE %d: %s:%d: check failed: %s\n", shmem_my_pe(), __FILE__, __LINE__, \
-                    #c);                                                                           \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 int main(void)
 {
@@ -71,7 +64,7 @@ int main(void)
 
     static int total;
     static int mine;
-    mine = failures;
+    mine = test_failures;
     shmem_barrier_all();
     if (me == 0) {
         total = 0;
