@@ -148,13 +148,27 @@ void comm_quiet_all(void) OFS_HIDDEN;
 /* shmem_ptr: NULL when pe's copy is not load/store accessible. */
 void *comm_ptr(const void *addr, int pe) OFS_HIDDEN;
 
-/* Drive every transport's progress once. */
-void comm_progress(void) OFS_HIDDEN;
+/* Drive every transport's progress once; nonzero when a transport saw operations
+ * aimed at this PE arrive since the last call. */
+int comm_progress(void) OFS_HIDDEN;
+
+/* This thread starts (+1) or stops (-1) waiting in the library (see comm_wait_end). */
+void comm_attend(int delta) OFS_HIDDEN;
+
+/* Sleep at most ns nanoseconds, on the OFI transport's wait object when it has one
+ * (woken early by operations aimed at this PE: returns nonzero then). */
+int comm_wait_sleep(long ns) OFS_HIDDEN;
 
 /* Waiting without burning: call once per iteration of a wait loop with a counter
  * that starts at 0.  Drives progress, spins briefly, then yields, then sleeps in
  * growing steps (at most ~100 us). */
 void comm_wait_backoff(unsigned *iter) OFS_HIDDEN;
+/* Ends the wait of the calling thread that comm_wait_backoff started: call it when a
+ * wait loop is done (or is about to sleep without polling, on a futex say), so that a
+ * progress thread standing by while this thread polled takes over at once.  Cheap and
+ * idempotent; a missing call costs latency (the progress thread waits up to 1 ms
+ * before it stops trusting a silent waiter), never correctness. */
+void comm_wait_end(void) OFS_HIDDEN;
 
 /* Point-to-point comparison (SHMEM_CMP_* values) of a local variable with an atomic
  * (acquire) load.  size is 1, 2, 4 or 8; is_signed/is_float select the comparison. */

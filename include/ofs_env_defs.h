@@ -32,9 +32,9 @@ OFS_ENV(OFI_PROVIDER, STRING, "",
 OFS_ENV(OFI_INJECT_SIZE, SIZE, "-1",
         "Largest put sent by inject (-1: the provider's inject size, which this can only lower; 0 "
         "disables inject)")
-OFS_ENV(
-    BOUNCE_SIZE, SIZE, "8K",
-    "Largest put copied into a registered bounce buffer (0 disables); larger puts are zero-copy")
+OFS_ENV(BOUNCE_SIZE, SIZE, "-1",
+        "Largest put copied into a registered bounce buffer (0 disables; -1: 8K with the shm "
+        "provider, whose zero-copy writes are CMA copies, else 32K); larger puts are zero-copy")
 OFS_ENV(BOUNCE_BUFFERS, LONG, "64",
         "Number of bounce buffers per OFI context (0 disables the bounce path)")
 OFS_ENV(OFI_MAX_CHUNK, SIZE, "0",

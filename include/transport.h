@@ -41,8 +41,18 @@ struct transport_ops {
     void (*quiet)(struct comm_ctx *ctx);
     /* A local pointer to pe's (seg, off), or NULL if not load/store accessible. */
     void *(*ptr)(int seg, size_t off, int pe);
-    /* Drive progress once (called from wait loops); may be NULL. */
-    void (*progress)(void);
+    /* Drive progress once (called from wait loops); may be NULL.  Returns nonzero when
+     * it saw operations aimed at this PE arrive since the last call (where the
+     * provider tells; 0 when it cannot). */
+    int (*progress)(void);
+    /* Sleep at most ns nanoseconds on the transport's wait object, waking early when
+     * something aimed at this PE arrives; returns nonzero when woken (or kept awake)
+     * by such traffic.  NULL: the transport has no wait object (a plain sleep). */
+    int (*wait_sleep)(long ns);
+    /* An application thread starts (+1) or stops (-1) waiting in a wait loop of the
+     * library, polling as it goes (a progress thread may stand by meanwhile); may be
+     * NULL. */
+    void (*attend)(int delta);
 };
 
 extern const struct transport_ops shm_transport_ops OFS_HIDDEN;

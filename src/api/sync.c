@@ -41,6 +41,7 @@ void api_wait_until(const char *r, void *ivar, int cmp, const void *value, size_
     sync_check(r, ivar, 1, size, cmp);
     while (!comm_test_cmp(ivar, cmp, value, size, kind == 1, kind == 2))
         comm_wait_backoff(&iter);
+    comm_wait_end();
 }
 
 int api_test(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)
@@ -96,6 +97,7 @@ void api_wait_until_all(const char *r, void *ivars, size_t nelems, const int *st
     sync_check(r, ivars, nelems, size, cmp);
     while (!sync_all(ivars, nelems, status, cmp, values, vector, size, kind))
         comm_wait_backoff(&iter);
+    comm_wait_end();
 }
 
 size_t api_wait_until_any(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
@@ -108,6 +110,7 @@ size_t api_wait_until_any(const char *r, void *ivars, size_t nelems, const int *
         return SIZE_MAX;
     while ((i = sync_any(ivars, nelems, status, cmp, values, vector, size, kind)) == SIZE_MAX)
         comm_wait_backoff(&iter);
+    comm_wait_end();
     return i;
 }
 
@@ -123,6 +126,7 @@ size_t api_wait_until_some(const char *r, void *ivars, size_t nelems, size_t *in
         return 0;
     while ((n = sync_some(ivars, nelems, indices, status, cmp, values, vector, size, kind)) == 0)
         comm_wait_backoff(&iter);
+    comm_wait_end();
     return n;
 }
 

@@ -94,6 +94,7 @@ static unsigned bring_fill(int n, const char *src, size_t len, unsigned k)
                 break;
             comm_wait_backoff(&iter);
         }
+        comm_wait_end();
         memcpy(bring_data + (size_t)s * COLL_BRING_BYTES, src + off,
                len - off < COLL_BRING_BYTES ? len - off : COLL_BRING_BYTES);
     }
@@ -127,6 +128,7 @@ static void bring_team(struct coll_grp *g, void *dest, const void *src, size_t l
         unsigned s0 = bring_fill(g->size, src, len, k);
         while (__atomic_load_n(ack, __ATOMIC_ACQUIRE) != 0) /* last use of the entry read */
             comm_wait_backoff(&iter);
+        comm_wait_end();
         __atomic_store_n(ack, (uint64_t)(g->size - 1), __ATOMIC_RELAXED);
         if (__atomic_exchange_n(&g->flags[COLL_F_BANN + e], ANN(seq, s0, k), __ATOMIC_SEQ_CST) &
             COLL_SLEEPING)
@@ -139,6 +141,7 @@ static void bring_team(struct coll_grp *g, void *dest, const void *src, size_t l
 
     while (((uint32_t)(a = __atomic_load_n(ann, __ATOMIC_ACQUIRE)) & ANN_SEQ_MASK) != want)
         coll_nap(ann, a, &iter);
+    comm_wait_end();
     __atomic_fetch_sub((uint64_t *)comm_ptr(&g->flags[COLL_F_BACK + e], rpe), 1, __ATOMIC_RELEASE);
     bring_drain(rpe, dest, len, ANN_S0(a), ANN_K(a));
 }
@@ -171,6 +174,7 @@ static void aset_post(uint64_t *q, uint64_t *bell, uint64_t a, uint64_t data)
                 if (__atomic_load_n(bell, __ATOMIC_SEQ_CST) &&
                     __atomic_exchange_n(bell, 0, __ATOMIC_SEQ_CST))
                     coll_futex_wake(bell);
+                comm_wait_end();
                 return;
             }
         }
@@ -237,6 +241,7 @@ static void bring_aset(struct coll_grp *g, void *dest, const void *src, size_t l
             coll_futex_wait(bell, COLL_SLEEPING, 1000000);
         comm_progress();
     }
+    comm_wait_end();
     if (__atomic_load_n(bell, __ATOMIC_RELAXED)) /* pSync reads 0 again on return */
         __atomic_store_n(bell, 0, __ATOMIC_RELAXED);
     if (AQ_ROOT(a) != root || ANN_K(a) != k)

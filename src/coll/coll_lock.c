@@ -40,6 +40,7 @@ static uint32_t node_wait(long *lock, uint32_t mask)
 
     while (!((v = __atomic_load_n(lock_node(lock), __ATOMIC_ACQUIRE)) & mask))
         comm_wait_backoff(&iter);
+    comm_wait_end();
     return v;
 }
 

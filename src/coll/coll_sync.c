@@ -30,6 +30,8 @@ static uint32_t *low_word(uint64_t *w)
 void coll_futex_wait(uint64_t *w, uint32_t val, long ns)
 {
     struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
+
+    comm_wait_end(); /* not polling while asleep: the progress thread takes over */
     syscall(SYS_futex, low_word(w), FUTEX_WAIT, val, &ts, NULL, 0);
 }
 
@@ -61,16 +63,17 @@ static void mbox_post(uint64_t *w, uint64_t v)
     for (;;) {
         uint64_t cur = 0;
         if (__atomic_compare_exchange_n(w, &cur, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-            return;
+            break;
         if (cur == COLL_SLEEPING) {
             if (__atomic_compare_exchange_n(w, &cur, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
                 coll_futex_wake(w);
-                return;
+                break;
             }
             continue;
         }
         comm_wait_backoff(&iter); /* the owner has not taken the last message yet */
     }
+    comm_wait_end();
 }
 
 static uint64_t mbox_take(uint64_t *w)
@@ -80,6 +83,7 @@ static uint64_t mbox_take(uint64_t *w)
 
     while ((v = __atomic_load_n(w, __ATOMIC_ACQUIRE)) == 0 || v == COLL_SLEEPING)
         coll_nap(w, v, &iter);
+    comm_wait_end();
     return v;
 }
 
@@ -99,6 +103,7 @@ void coll_wait(struct coll_grp *g, int idx, uint64_t count)
     target = g->seen ? (g->seen[idx] += count) : count;
     while (__atomic_load_n(f, __ATOMIC_ACQUIRE) < target)
         comm_wait_backoff(&iter);
+    comm_wait_end();
     if (!g->seen) {
         /* pSync: take our count back out so it returns to SHMEM_SYNC_VALUE */
         uint64_t minus = (uint64_t)0 - count, old;
@@ -195,6 +200,7 @@ static void barrier_shm(struct coll_grp *g)
         __atomic_sub_fetch(sleepers, 1, __ATOMIC_RELAXED);
         comm_progress();
     }
+    comm_wait_end();
 }
 
 /* The same for an active set, whose pSync must read 0 again on return: the arrival

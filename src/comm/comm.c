@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 struct comm_state comm_g = { .ctx_list_lock = PTHREAD_MUTEX_INITIALIZER };
 struct comm_ctx shmem_internal_ctx_default;
@@ -290,9 +291,30 @@ void *comm_ptr(const void *addr, int pe)
     return s < 0 ? NULL : shm_transport_ops.ptr(s, off, pe);
 }
 
-void comm_progress(void)
+int comm_progress(void)
 {
+    int act = 0;
+
     for (int t = 0; t < COMM_NTP; t++)
         if (comm_g.tp_active[t] && comm_tps[t]->progress)
-            comm_tps[t]->progress();
+            act |= comm_tps[t]->progress();
+    return act;
+}
+
+void comm_attend(int delta)
+{
+    for (int t = 0; t < COMM_NTP; t++)
+        if (comm_g.tp_active[t] && comm_tps[t]->attend)
+            comm_tps[t]->attend(delta);
+}
+
+int comm_wait_sleep(long ns)
+{
+    /* one transport at most has a wait object (OFI); it sleeps for all */
+    for (int t = 0; t < COMM_NTP; t++)
+        if (comm_g.tp_active[t] && comm_tps[t]->wait_sleep)
+            return comm_tps[t]->wait_sleep(ns);
+    struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
+    nanosleep(&ts, NULL);
+    return 0;
 }

@@ -43,12 +43,31 @@ static unsigned comm_wait_spins(void)
     return (unsigned)s;
 }
 
+/* this thread waits in the library: comm_attend(1) done, comm_attend(-1) to come */
+static __thread int comm_waiting;
+
+void comm_wait_end(void)
+{
+    if (comm_waiting) {
+        comm_waiting = 0;
+        comm_attend(-1);
+    }
+}
+
 void comm_wait_backoff(unsigned *iter)
 {
     unsigned i = (*iter)++;
     unsigned spins = comm_wait_spins();
 
-    comm_progress();
+    if (!comm_waiting) {
+        comm_waiting = 1;
+        comm_attend(1);
+    }
+    if (comm_progress() && i >= spins) {
+        /* operations aimed at this PE keep coming: serve them from the spin phase */
+        *iter = 1;
+        i = 0;
+    }
     if (i < spins) {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
@@ -63,8 +82,8 @@ void comm_wait_backoff(unsigned *iter)
     long ns = shift < 7 ? 1000L << shift : WAIT_MAX_SLEEP_NS;
     if (ns > WAIT_MAX_SLEEP_NS)
         ns = WAIT_MAX_SLEEP_NS;
-    struct timespec ts = { 0, ns };
-    nanosleep(&ts, NULL);
+    if (comm_wait_sleep(ns))
+        *iter = 0; /* woken by traffic for this PE: spin again while it lasts */
 }
 
 /* SHMEM_CMP_EQ..GE are 1..6 in shmem.h */

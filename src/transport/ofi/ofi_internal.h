@@ -137,6 +137,8 @@ struct ofi_state {
     pthread_t thread;
     int thread_running;
     volatile int thread_stop;
+    int attending; /* application threads waiting in the library (ofi_attend) */
+    int parked;    /* the progress thread sleeps until attending drops to 0 */
 };
 extern struct ofi_state ofi_g OFS_HIDDEN;
 
@@ -235,7 +237,9 @@ void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, 
 /* ofi_progress.c */
 ofs_status_t ofi_progress_start(void) OFS_HIDDEN;
 void ofi_progress_stop(void) OFS_HIDDEN;
-void ofi_progress(void) OFS_HIDDEN;
+int ofi_progress(void) OFS_HIDDEN;
+int ofi_wait_sleep(long ns) OFS_HIDDEN;
+void ofi_attend(int delta) OFS_HIDDEN;
 /* Drive the target endpoint once (thread-safe). */
 void ofi_target_poll(void) OFS_HIDDEN;
 

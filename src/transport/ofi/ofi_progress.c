@@ -11,11 +11,14 @@
 #define _GNU_SOURCE
 #include "ofi_internal.h"
 
+#include <linux/futex.h>
 #include <poll.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Reading the target CQ drives the provider's progress on the target endpoint; it
  * only ever holds errors (nothing is posted with FI_COMPLETION there). */
@@ -57,18 +60,58 @@ static void ofi_target_poll_cq(void)
 
 /* From the library's wait loops: the target endpoint, and the default context's
  * endpoint too (reading a counter drives it without taking its completions), since
- * some providers (udp;ofi_rxd) need the initiator driven for its operations to land. */
-void ofi_progress(void)
+ * some providers (udp;ofi_rxd) need the initiator driven for its operations to land.
+ * Nonzero when the FI_RMA_EVENT counter (where the provider has one) moved since the
+ * last call from any application thread. */
+int ofi_progress(void)
 {
+    static uint64_t app_seen;
     struct ofi_ctx *d = __atomic_load_n(&ofi_g.dflt, __ATOMIC_ACQUIRE);
 
     ofi_target_poll();
     if (d)
         (void)fi_cntr_read(d->put_cntr);
+    if (!ofi_g.tcntr)
+        return 0;
+    uint64_t v = fi_cntr_read(ofi_g.tcntr);
+    return __atomic_exchange_n(&app_seen, v, __ATOMIC_RELAXED) != v;
 }
 
-/* How long the hot thread stands by while the application itself polls. */
-#define OFI_STANDBY_NS 20000
+/* An application thread starts (+1) or ends (-1) waiting in the library. */
+void ofi_attend(int delta)
+{
+    if (__atomic_add_fetch(&ofi_g.attending, delta, __ATOMIC_SEQ_CST) == 0 &&
+        __atomic_load_n(&ofi_g.parked, __ATOMIC_SEQ_CST))
+        syscall(SYS_futex, &ofi_g.attending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* The sleep step of the library's wait loops (DESIGN rule 3): on the target CQ's wait
+ * fd where the provider has one, so that an operation aimed at this PE wakes the PE
+ * that waits in the library at once, and it serves it itself (the progress thread
+ * stands by meanwhile, see ofi_progress_main).  Nonzero when woken by such traffic. */
+int ofi_wait_sleep(long ns)
+{
+    struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
+
+    __atomic_store_n(&ofi_app_polls, __atomic_load_n(&ofi_app_polls, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELAXED);
+    if (ofi_g.tcq_fd >= 0 && ofi_g.main) {
+        struct fid *f = &ofi_g.main->cq->fid;
+        struct pollfd pfd = { .fd = ofi_g.tcq_fd, .events = POLLIN };
+        if (fi_trywait(ofi_g.fabric, &f, 1) != FI_SUCCESS) {
+            ofi_target_poll_cq(); /* events pending */
+            return 1;
+        }
+        return ppoll(&pfd, 1, &ts, NULL) > 0;
+    }
+    nanosleep(&ts, NULL);
+    return 0;
+}
+
+/* Longest stand-by of the thread while the application waits in the library (whose
+ * wait loops poll at least every ~150 us: the longest sleep step, 100 us, plus timer
+ * slack). */
+#define OFI_PARK_NS 1000000
 /* A sched_yield slower than this gave the CPU to somebody else; then the thread
  * sleeps instead of yielding for OFI_BUSY_BACKOFF_NS. */
 #define OFI_YIELD_SLOW_NS 30000
@@ -130,23 +173,32 @@ static void *ofi_progress_main(void *arg)
         int64_t now = ofi_now_ns();
         if ((hot_ns > 0 || ofi_g.tcntr) && ofi_target_activity(&seen))
             last = now;
+        /* While an application thread waits in the library (and polls the endpoint,
+         * sleeping on the wait fd itself), stand by on the attendance count rather
+         * than compete with it for the CPU and the endpoint: a thread woken by every
+         * message aimed at a PE that was polling anyway put 8-byte gets over
+         * tcp;ofi_rxm at 2-3x raw libfabric.  The last waiter to leave wakes it.  A
+         * waiter that stopped polling (asleep on a futex, or a wait loop that forgot to
+         * leave) is not trusted beyond one OFI_PARK_NS without a poll. */
+        int att = __atomic_load_n(&ofi_g.attending, __ATOMIC_SEQ_CST);
+        unsigned long polls = __atomic_load_n(&ofi_app_polls, __ATOMIC_RELAXED);
+        if (att > 0 && polls != app_polls) {
+            struct timespec ts = { 0, OFI_PARK_NS };
+            app_polls = polls;
+            __atomic_store_n(&ofi_g.parked, 1, __ATOMIC_SEQ_CST);
+            if (__atomic_load_n(&ofi_g.attending, __ATOMIC_SEQ_CST) > 0)
+                syscall(SYS_futex, &ofi_g.attending, FUTEX_WAIT_PRIVATE, att, &ts, NULL, 0);
+            __atomic_store_n(&ofi_g.parked, 0, __ATOMIC_SEQ_CST);
+            continue;
+        }
         int64_t idle = now - last;
         if (idle < hot_ns && now >= busy_until) {
-            /* while the application polls in a wait loop of the library, stand by
-             * rather than compete with it for the CPU and the endpoint */
-            unsigned long polls = __atomic_load_n(&ofi_app_polls, __ATOMIC_RELAXED);
-            if (polls != app_polls) {
-                app_polls = polls;
-                struct timespec ts = { 0, OFI_STANDBY_NS };
-                nanosleep(&ts, NULL);
-            } else {
-                /* a yield that took long means another thread wants this CPU (our
-                 * own PE computing, say): it would hold it for a time slice per
-                 * yield, while a sleeper is woken at once; so stop yielding */
-                sched_yield();
-                if (ofi_now_ns() - now > OFI_YIELD_SLOW_NS)
-                    busy_until = now + OFI_BUSY_BACKOFF_NS;
-            }
+            /* a yield that took long means another thread wants this CPU (our own PE
+             * computing, say): it would hold it for a time slice per yield, while a
+             * sleeper is woken at once; so stop yielding */
+            sched_yield();
+            if (ofi_now_ns() - now > OFI_YIELD_SLOW_NS)
+                busy_until = now + OFI_BUSY_BACKOFF_NS;
             continue;
         }
         if (ofi_g.tcq_fd >= 0) {

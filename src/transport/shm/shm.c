@@ -232,4 +232,6 @@ const struct transport_ops shm_transport_ops = {
     .quiet = shm_quiet,
     .ptr = shm_ptr,
     .progress = NULL,
+    .wait_sleep = NULL,
+    .attend = NULL,
 };
