@@ -169,6 +169,8 @@ void comm_wait_backoff(unsigned *iter) OFS_HIDDEN;
  * idempotent; a missing call costs latency (the progress thread waits up to 1 ms
  * before it stops trusting a silent waiter), never correctness. */
 void comm_wait_end(void) OFS_HIDDEN;
+/* Nonzero while the calling thread is counted as waiting in the library (tests). */
+int comm_wait_active(void) OFS_HIDDEN;
 
 /* Point-to-point comparison (SHMEM_CMP_* values) of a local variable with an atomic
  * (acquire) load.  size is 1, 2, 4 or 8; is_signed/is_float select the comparison. */

@@ -79,6 +79,8 @@ struct ofs_state {
     int local_rank; /* my index among them */
     int *local_pes; /* sorted world PE numbers on my node */
     int *node_of;   /* n_pes entries: an id equal for PEs on one node */
+    /* more PEs on my node than CPUs I may run on: waiting PEs must give the CPU away */
+    int oversubscribed;
     struct ofs_params params;
 };
 extern struct ofs_state ofs_g OFS_HIDDEN;

@@ -175,12 +175,7 @@ static void list_shape(const int *pes, int n, int *start_p, int *stride_p)
  * have to arrive and the releaser wakes every sleeper with one call. */
 static unsigned coll_futex_after(void)
 {
-    cpu_set_t set;
-    int ncpu = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
-
-    if (ncpu <= 1)
-        ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    return ofs_g.local_size > ncpu ? 2 + 16 : 64 + 256;
+    return ofs_g.oversubscribed ? 2 + 16 : 64 + 256;
 }
 
 ofs_status_t coll_init(void)

@@ -27,24 +27,16 @@
 
 static unsigned comm_wait_spins(void)
 {
-    static int spins = -1; /* decided once: the node's PE count is fixed after init */
-    int s = __atomic_load_n(&spins, __ATOMIC_RELAXED);
-
-    if (s < 0) {
-        cpu_set_t set;
-        int ncpu = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
-        /* a launcher that binds each PE to one core has given each its own CPU */
-        if (ncpu <= 1)
-            ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
-        s = ofs_g.local_size > ncpu ? WAIT_SPINS_OVERSUB : WAIT_SPINS;
-        if (ofs_g.local_size > 0)
-            __atomic_store_n(&spins, s, __ATOMIC_RELAXED);
-    }
-    return (unsigned)s;
+    return ofs_g.oversubscribed ? WAIT_SPINS_OVERSUB : WAIT_SPINS;
 }
 
 /* this thread waits in the library: comm_attend(1) done, comm_attend(-1) to come */
 static __thread int comm_waiting;
+
+int comm_wait_active(void)
+{
+    return comm_waiting;
+}
 
 void comm_wait_end(void)
 {

@@ -4,6 +4,7 @@
  * Finalize runs it backwards.  A failed init leaves the first error in ofs_g so a
  * second shmem_init can report it.
  */
+#define _GNU_SOURCE
 #include "ofs.h"
 #include "rt.h"
 #include "heap.h"
@@ -11,7 +12,9 @@
 #include "coll.h"
 
 #include <stdio.h>
+#include <sched.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 struct ofs_state ofs_g;
 
@@ -26,6 +29,17 @@ static void init_print_info(void)
         ofs_env_print(stdout, &ofs_g.params);
     }
     fflush(stdout);
+}
+
+static void init_oversubscribed(void)
+{
+    cpu_set_t set;
+    int ncpu = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+
+    /* a launcher that binds each PE to one core has given each its own CPU */
+    if (ncpu <= 1)
+        ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    ofs_g.oversubscribed = ofs_g.local_size > ncpu;
 }
 
 ofs_status_t ofs_init(int requested_thread_level)
@@ -48,6 +62,7 @@ ofs_status_t ofs_init(int requested_thread_level)
     st = rt_init();
     if (st != OFS_OK)
         goto err;
+    init_oversubscribed();
     st = heap_init();
     if (st != OFS_OK)
         goto err_rt;

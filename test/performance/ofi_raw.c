@@ -15,7 +15,9 @@
  *   add_quiet          fi_inject_atomic (+ flush read as above) / fi_atomicmsg with
  *                      FI_INJECT|FI_DELIVERY_COMPLETE + counter wait
  *   put8_pingpong_rtt  the two processes take turns: put 8 B into the peer's word (as
- *                      put8_quiet), then poll their own word, driving progress
+ *   put8_pingpong_wait put8_quiet), then poll their own word, driving progress (one
+ *                      measurement, two names: perf_lat's forms that wait outside and
+ *                      inside the library)
  *   put_bw / get_bw    a stream of blocking puts/gets (1 KiB .. --max): fi_inject_write
  *                      up to the inject size, else fi_write/fi_read + counter wait;
  *                      completion (as put8_quiet) once at the end
@@ -421,8 +423,10 @@ static void pingpong(const struct bench_opts *o, long iters)
         if (b > 0 && t < best)
             best = t;
     }
-    if (R.me == 0)
+    if (R.me == 0) { /* perf_lat's two forms: a wait on memory, a wait in the library */
         bench_row(o, "put8_pingpong_rtt", 8, 2, 20 * burst, best);
+        bench_row(o, "put8_pingpong_wait", 8, 2, 20 * burst, best);
+    }
     barrier();
 }
 

@@ -77,9 +77,14 @@ int ofi_progress(void)
     return __atomic_exchange_n(&app_seen, v, __ATOMIC_RELAXED) != v;
 }
 
-/* An application thread starts (+1) or ends (-1) waiting in the library. */
+/* An application thread starts (+1) or ends (-1) waiting in the library.  Not counted
+ * with more PEs than CPUs on the node: a waiter there yields the CPU to the others and
+ * may not run for a while, so the thread keeps serving (a dissemination barrier of 4
+ * PEs on 2 cores over the shm provider: 30 us with it, 55 us without). */
 void ofi_attend(int delta)
 {
+    if (ofs_g.oversubscribed)
+        return;
     if (__atomic_add_fetch(&ofi_g.attending, delta, __ATOMIC_SEQ_CST) == 0 &&
         __atomic_load_n(&ofi_g.parked, __ATOMIC_SEQ_CST))
         syscall(SYS_futex, &ofi_g.attending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
