@@ -80,6 +80,7 @@ struct ofi_ctx {
     struct fid_cntr *put_cntr, *get_cntr;
     fi_addr_t *addr; /* n_pes */
     uint64_t put_issued, get_issued;
+    uint64_t put_done, get_done; /* counter values last read (counters only grow) */
     uint64_t put_err_seen, get_err_seen;
     /* bounce buffers */
     char *bounce_mem;

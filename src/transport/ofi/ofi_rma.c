@@ -110,8 +110,12 @@ void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
     unsigned iter = 0, round = 0;
 
     for (;;) {
-        if ((!puts || fi_cntr_read(c->put_cntr) >= c->put_issued) &&
-            (!gets || fi_cntr_read(c->get_cntr) >= c->get_issued)) {
+        /* a counter already seen caught up is not read again (each read is a
+         * provider poll) */
+        if ((!puts || c->put_done >= c->put_issued ||
+             (c->put_done = fi_cntr_read(c->put_cntr)) >= c->put_issued) &&
+            (!gets || c->get_done >= c->get_issued ||
+             (c->get_done = fi_cntr_read(c->get_cntr)) >= c->get_issued)) {
             if (puts && gets)
                 c->nbi_used = 0;
             if (round)
