@@ -148,9 +148,11 @@ void comm_quiet_all(void) OFS_HIDDEN;
 /* shmem_ptr: NULL when pe's copy is not load/store accessible. */
 void *comm_ptr(const void *addr, int pe) OFS_HIDDEN;
 
-/* Drive every transport's progress once; nonzero when a transport saw operations
- * aimed at this PE arrive since the last call. */
-int comm_progress(void) OFS_HIDDEN;
+/* Drive every transport's progress once. */
+void comm_progress(void) OFS_HIDDEN;
+
+/* Nonzero when a transport saw operations aimed at this PE arrive since the last call. */
+int comm_traffic(void) OFS_HIDDEN;
 
 /* This thread starts (+1) or stops (-1) waiting in the library (see comm_wait_end). */
 void comm_attend(int delta) OFS_HIDDEN;

@@ -41,10 +41,11 @@ struct transport_ops {
     void (*quiet)(struct comm_ctx *ctx);
     /* A local pointer to pe's (seg, off), or NULL if not load/store accessible. */
     void *(*ptr)(int seg, size_t off, int pe);
-    /* Drive progress once (called from wait loops); may be NULL.  Returns nonzero when
-     * it saw operations aimed at this PE arrive since the last call (where the
-     * provider tells; 0 when it cannot). */
-    int (*progress)(void);
+    /* Drive progress once (called from wait loops); may be NULL. */
+    void (*progress)(void);
+    /* Nonzero when operations aimed at this PE arrived since the last call (where the
+     * provider tells; 0 when it cannot); may be NULL. */
+    int (*traffic)(void);
     /* Sleep at most ns nanoseconds on the transport's wait object, waking early when
      * something aimed at this PE arrives; returns nonzero when woken (or kept awake)
      * by such traffic.  NULL: the transport has no wait object (a plain sleep). */

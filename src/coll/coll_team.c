@@ -14,9 +14,7 @@
 #include "rt.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 struct coll_team shmem_internal_team_world;
 struct coll_team shmem_internal_team_shared;

@@ -291,13 +291,20 @@ void *comm_ptr(const void *addr, int pe)
     return s < 0 ? NULL : shm_transport_ops.ptr(s, off, pe);
 }
 
-int comm_progress(void)
+void comm_progress(void)
+{
+    for (int t = 0; t < COMM_NTP; t++)
+        if (comm_g.tp_active[t] && comm_tps[t]->progress)
+            comm_tps[t]->progress();
+}
+
+int comm_traffic(void)
 {
     int act = 0;
 
     for (int t = 0; t < COMM_NTP; t++)
-        if (comm_g.tp_active[t] && comm_tps[t]->progress)
-            act |= comm_tps[t]->progress();
+        if (comm_g.tp_active[t] && comm_tps[t]->traffic)
+            act |= comm_tps[t]->traffic();
     return act;
 }
 

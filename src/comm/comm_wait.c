@@ -17,8 +17,6 @@
 
 #include <sched.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #define WAIT_SPINS 64        /* one CPU per PE */
 #define WAIT_SPINS_OVERSUB 2 /* more same-node PEs than CPUs */
@@ -55,7 +53,8 @@ void comm_wait_backoff(unsigned *iter)
         comm_waiting = 1;
         comm_attend(1);
     }
-    if (comm_progress() && i >= spins) {
+    comm_progress();
+    if (i >= spins && comm_traffic()) {
         /* operations aimed at this PE keep coming: serve them from the spin phase */
         *iter = 1;
         i = 0;

@@ -238,7 +238,8 @@ void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, 
 /* ofi_progress.c */
 ofs_status_t ofi_progress_start(void) OFS_HIDDEN;
 void ofi_progress_stop(void) OFS_HIDDEN;
-int ofi_progress(void) OFS_HIDDEN;
+void ofi_progress(void) OFS_HIDDEN;
+int ofi_traffic(void) OFS_HIDDEN;
 int ofi_wait_sleep(long ns) OFS_HIDDEN;
 void ofi_attend(int delta) OFS_HIDDEN;
 /* Drive the target endpoint once (thread-safe). */

@@ -24,12 +24,17 @@
  * only ever holds errors (nothing is posted with FI_COMPLETION there). */
 static unsigned long ofi_app_polls; /* polls by the application's threads (a hint) */
 
+static void ofi_app_polled(void)
+{
+    __atomic_store_n(&ofi_app_polls, __atomic_load_n(&ofi_app_polls, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELAXED);
+}
+
 static void ofi_target_poll_cq(void);
 
 void ofi_target_poll(void)
 {
-    __atomic_store_n(&ofi_app_polls, __atomic_load_n(&ofi_app_polls, __ATOMIC_RELAXED) + 1,
-                     __ATOMIC_RELAXED);
+    ofi_app_polled();
     ofi_target_poll_cq();
 }
 
@@ -60,17 +65,22 @@ static void ofi_target_poll_cq(void)
 
 /* From the library's wait loops: the target endpoint, and the default context's
  * endpoint too (reading a counter drives it without taking its completions), since
- * some providers (udp;ofi_rxd) need the initiator driven for its operations to land.
- * Nonzero when the FI_RMA_EVENT counter (where the provider has one) moved since the
- * last call from any application thread. */
-int ofi_progress(void)
+ * some providers (udp;ofi_rxd) need the initiator driven for its operations to land. */
+void ofi_progress(void)
 {
-    static uint64_t app_seen;
     struct ofi_ctx *d = __atomic_load_n(&ofi_g.dflt, __ATOMIC_ACQUIRE);
 
     ofi_target_poll();
     if (d)
         (void)fi_cntr_read(d->put_cntr);
+}
+
+/* For the library's wait loops past their spin phase: did the FI_RMA_EVENT counter
+ * (where the provider has one) move since the last look of any application thread? */
+int ofi_traffic(void)
+{
+    static uint64_t app_seen;
+
     if (!ofi_g.tcntr)
         return 0;
     uint64_t v = fi_cntr_read(ofi_g.tcntr);
@@ -98,8 +108,7 @@ int ofi_wait_sleep(long ns)
 {
     struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
 
-    __atomic_store_n(&ofi_app_polls, __atomic_load_n(&ofi_app_polls, __ATOMIC_RELAXED) + 1,
-                     __ATOMIC_RELAXED);
+    ofi_app_polled();
     if (ofi_g.tcq_fd >= 0 && ofi_g.main) {
         struct fid *f = &ofi_g.main->cq->fid;
         struct pollfd pfd = { .fd = ofi_g.tcq_fd, .events = POLLIN };

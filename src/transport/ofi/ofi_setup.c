@@ -703,6 +703,7 @@ const struct transport_ops ofi_transport_ops = {
     .quiet = ofi_quiet,
     .ptr = ofi_ptr,
     .progress = ofi_progress,
+    .traffic = ofi_traffic,
     .wait_sleep = ofi_wait_sleep,
     .attend = ofi_attend,
 };

@@ -232,6 +232,7 @@ const struct transport_ops shm_transport_ops = {
     .quiet = shm_quiet,
     .ptr = shm_ptr,
     .progress = NULL,
+    .traffic = NULL,
     .wait_sleep = NULL,
     .attend = NULL,
 };
