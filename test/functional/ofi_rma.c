@@ -1,7 +1,8 @@
 /* Every OFI put/get path: blocking and nbi puts and gets, p/g-sized transfers,
  * put-with-signal (blocking and nbi, set and add), fence ordering, and contexts
  * (shared and private), over sizes crossing every threshold (inject, bounce, chunk)
- * up to 8 MiB + odd, to heap and static targets, verified byte for byte. */
+ * up to 8 MiB + odd, to heap and static targets, verified byte for byte; one quiet
+ * completing puts to every PE. */
 #include "ofi_test.h"
 
 #define BIG ((size_t)8 * 1024 * 1024 + 5)
@@ -130,6 +131,40 @@ static void test_fence(unsigned char *heap, unsigned char *src)
     }
 }
 
+/* One quiet completes blocking zero-copy puts to every other PE (over tcp;ofi_rxm
+ * they complete locally and quiet flushes each written PE): each PE writes its slot
+ * on every other PE, quiets, then raises a flag there; a PE that sees all flags
+ * checks all slots, with no barrier in between. */
+#define QSLOT ((size_t)256 * 1024 + 3)
+static uint64_t qflag[64];
+
+static void test_quiet_all(unsigned char *heap, unsigned char *src)
+{
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    uint64_t one = 1;
+
+    if (n > 64 || (size_t)n * QSLOT > BIG)
+        return;
+    memset(qflag, 0, sizeof(qflag));
+    fill(src, me, QSLOT, 7);
+    shmem_barrier_all();
+    for (int pe = 0; pe < n; pe++)
+        if (pe != me)
+            comm_put(COMM_CTX_DEFAULT, heap + (size_t)me * QSLOT, src, QSLOT, pe);
+    comm_quiet(COMM_CTX_DEFAULT);
+    for (int pe = 0; pe < n; pe++)
+        if (pe != me)
+            comm_put(COMM_CTX_DEFAULT, &qflag[me], &one, sizeof(one), pe);
+    for (int pe = 0; pe < n; pe++) {
+        if (pe == me)
+            continue;
+        wait_u64_ge(&qflag[pe], 1);
+        CHECK_BUF(heap + (size_t)pe * QSLOT, pe, QSLOT, 7, "quiet after puts to all PEs");
+    }
+    comm_quiet(COMM_CTX_DEFAULT);
+    shmem_barrier_all();
+}
+
 int main(void)
 {
     shmem_init();
@@ -153,6 +188,7 @@ int main(void)
     test_small_pg();
     test_put_signal(heap, src);
     test_fence(heap, src);
+    test_quiet_all(heap, src);
     shmem_free(heap);
     free(src);
     free(dst);

@@ -75,5 +75,6 @@ static inline void wait_u64_ge(uint64_t *p, uint64_t v)
     unsigned iter = 0;
     while (__atomic_load_n(p, __ATOMIC_ACQUIRE) < v)
         comm_wait_backoff(&iter);
+    comm_wait_end();
 }
 #endif

@@ -18,9 +18,10 @@
  *   put8_pingpong_wait put8_quiet), then poll their own word, driving progress (one
  *                      measurement, two names: perf_lat's forms that wait outside and
  *                      inside the library)
- *   put_bw / get_bw    a stream of blocking puts/gets (1 KiB .. --max): fi_inject_write
- *                      up to the inject size, else fi_write/fi_read + counter wait;
- *                      completion (as put8_quiet) once at the end
+ *   put_bw / get_bw    a stream of blocking puts/gets (1 KiB .. --max): as put8_quiet
+ *                      up to the inject size, else fi_write (default completion: the
+ *                      source is reusable) / fi_read + counter wait; at the end the
+ *                      flush read where a write was not delivery-complete
  *   put8_rate, add_rate  windows of 64 fi_inject_write / fi_inject_atomic + completion
  *   fetch_add_rate     fetch-adds one after the other on 64 words
  *
@@ -178,10 +179,11 @@ static void put_blocking(size_t off, const void *src, size_t len)
         put_small(off, src, len);
         return;
     }
+    /* the endpoint's default completion (op flags without FI_DELIVERY_COMPLETE): the
+     * source is reusable, the data may still be on its way: complete() flushes */
     POST(fi_write(R.ep, src, len, R.desc, R.peer, raddr(off), R.rkey, NULL));
     R.put_issued++;
-    if (!R.dc)
-        R.need_flush |= !R.put_visible;
+    R.need_flush |= !R.put_visible;
     wait_cntr(R.pcntr, R.put_issued); /* the source may be reused on return */
 }
 

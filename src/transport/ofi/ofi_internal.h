@@ -127,6 +127,10 @@ struct ofi_state {
     uint64_t op_flags;      /* FI_DELIVERY_COMPLETE when granted */
     int delivery_complete;
     int ordered_waw; /* generic FI_ORDER_WAW: fence needs no wait */
+    /* delivery completion and RMA reads ordered after RMA writes: a blocking zero-copy
+     * put asks only for FI_INJECT_COMPLETE (source reusable) and marks its PE for
+     * quiet's flushing read */
+    int put_local;
     int manual_progress;
     struct ofi_thresh thresh;
     struct ofi_peer_info *peers; /* n_pes (only entries we carry traffic to are filled) */
@@ -194,14 +198,19 @@ unsigned long ofi_mrchk_count(void) OFS_HIDDEN;
 void ofi_ctx_progress(struct ofi_ctx *c, unsigned *iter) OFS_HIDDEN;
 /* Wait until the context's issued puts (and gets if both) have completed. */
 void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets) OFS_HIDDEN;
-/* Note a write to pe (for the flush at quiet when the provider gives only transmit
- * completion). */
-static inline void ofi_ctx_dirty(struct ofi_ctx *c, int pe)
+/* Note a write to pe for the flush at quiet: ofi_ctx_mark always, ofi_ctx_dirty when
+ * the provider gives only transmit completion. */
+static inline void ofi_ctx_mark(struct ofi_ctx *c, int pe)
 {
-    if (!ofi_g.delivery_complete && !c->dirty[pe]) {
+    if (!c->dirty[pe]) {
         c->dirty[pe] = 1;
         c->dirty_list[c->ndirty++] = pe;
     }
+}
+static inline void ofi_ctx_dirty(struct ofi_ctx *c, int pe)
+{
+    if (!ofi_g.delivery_complete)
+        ofi_ctx_mark(c, pe);
 }
 /* Complete everything issued on c: writes are in the targets' memory on return. */
 void ofi_ctx_complete(struct ofi_ctx *c) OFS_HIDDEN;

@@ -16,6 +16,12 @@
 struct ofi_state ofi_g = { .tcq_fd = -1 };
 
 #define OFI_API_VERSION FI_VERSION(1, 5)
+/* RMA read after RMA write: libfabric 1.17 reports its own bits, older ones the generic */
+#ifdef FI_ORDER_RMA_RAW
+#define OFI_ORDER_RMA_RAW (FI_ORDER_RAW | FI_ORDER_RMA_RAW)
+#else
+#define OFI_ORDER_RMA_RAW FI_ORDER_RAW
+#endif
 #define OFI_CAPS (FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)
 #define OFI_MR_MODES \
     (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT)
@@ -184,6 +190,31 @@ static ofs_status_t ofi_getinfo(void)
         }
         fi_freeinfo(h);
     }
+    /* with delivery completion and RMA reads ordered after RMA writes (tcp;ofi_rxm,
+     * sockets), a blocking zero-copy put may complete once its source is reusable,
+     * without an acknowledgement from the target: quiet's read of each written PE makes
+     * it visible.  The ordering is asked for (reported, it is not promised). */
+    uint64_t order = res->tx_attr->msg_order & res->rx_attr->msg_order & OFI_ORDER_RMA_RAW;
+    if (ofi_g.delivery_complete && order) {
+        h = ofi_hints(res->fabric_attr->prov_name, 1);
+        struct fi_info *ord = NULL;
+        if (h) {
+            h->caps |= res->caps & FI_RMA_EVENT;
+            h->tx_attr->msg_order = h->rx_attr->msg_order = order;
+            if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &ord) == 0 && ord &&
+                strcmp(ord->fabric_attr->prov_name, res->fabric_attr->prov_name) == 0) {
+                fi_freeinfo(res);
+                res = ord;
+            } else {
+                order = 0;
+                if (ord)
+                    fi_freeinfo(ord);
+            }
+            fi_freeinfo(h);
+        } else {
+            order = 0;
+        }
+    }
     ofi_g.info = fi_dupinfo(res);
     fi_freeinfo(res);
     if (!ofi_g.info)
@@ -201,6 +232,7 @@ static ofs_status_t ofi_getinfo(void)
     ofi_g.mr_mode = ofi_mr_mode_effective(ofi_g.mr_granted, ofi_g.mr_forced);
     ofi_g.op_flags = ofi_g.delivery_complete ? FI_DELIVERY_COMPLETE : 0;
     ofi_g.ordered_waw = (ofi_g.info->tx_attr->msg_order & FI_ORDER_WAW) != 0;
+    ofi_g.put_local = ofi_g.delivery_complete && order && !ofs_g.params.OFI_PUT_DELIVERY;
     ofi_g.manual_progress = ofi_g.info->domain_attr->data_progress == FI_PROGRESS_MANUAL;
     return OFS_OK;
 }
@@ -326,9 +358,11 @@ static void ofi_print_info(void)
     if (ofi_g.amo_fetch_broken)
         printf("ofishmem ofi: fetching atomics unavailable: %s\n", ofi_g.amo_fetch_broken);
     printf("ofishmem ofi: quiet %s; progress thread %s\n",
-           ofi_g.delivery_complete ? "waits for delivery"
-           : ofi_g.put_visible     ? "waits for puts (in place by CMA), flushes atomics"
-                                   : "flushes with an atomic read per written PE",
+           ofi_g.put_local ? "waits for delivery, flushes blocking zero-copy puts (locally "
+                             "complete) with a read per written PE"
+           : ofi_g.delivery_complete ? "waits for delivery"
+           : ofi_g.put_visible       ? "waits for puts (in place by CMA), flushes atomics"
+                                     : "flushes with an atomic read per written PE",
            ofi_g.tcntr         ? "polls right after remote accesses (FI_RMA_EVENT counter)"
            : ofi_g.tcq_fd >= 0 ? "polls right after wake-ups of the CQ fd"
                                : "polls at intervals");
