@@ -69,6 +69,7 @@ void ofs_env_print(FILE *out, const struct ofs_params *params) OFS_HIDDEN;
 struct ofs_state {
     int initialized; /* shmem_init completed */
     int finalized;   /* shmem_finalize completed */
+    int finalizing;  /* shmem_finalize is past its final barrier */
     int init_error;  /* first failed init's status, reported on a second attempt */
     int my_pe;
     int n_pes;

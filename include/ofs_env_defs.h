@@ -53,7 +53,7 @@ OFS_ENV(OFI_PUT_FLUSH, BOOL, "0",
 OFS_ENV(OFI_PUT_DELIVERY, BOOL, "0",
         "Testing: blocking zero-copy puts wait for delivery too, where they would wait only "
         "until their source is reusable and leave quiet a read to flush (providers with delivery "
-        "completion that order reads after writes: tcp;ofi_rxm, sockets)")
+        "completion that order reads after writes: tcp;ofi_rxm, sockets, udp;ofi_rxd)")
 OFS_ENV(OFI_AMO_CASLOOP, BOOL, "0",
         "Testing: run every OFI atomic but compare-swap as a compare-swap loop (the fallback path)")
 OFS_ENV(OFI_CQ_SIZE, LONG, "256",

@@ -102,6 +102,7 @@ void ofs_finalize(void)
     if (!ofs_g.initialized || ofs_g.finalized)
         return;
     coll_barrier_all();
+    ofs_g.finalizing = 1;
     coll_fini();
     comm_fini();
     /* nobody touches our memory after this */

@@ -178,8 +178,15 @@ static void ofi_ctx_flush(struct ofi_ctx *c, int pe)
  * provider orders after them (FI_ORDER_RMA_RAW, asked for). */
 void ofi_ctx_complete(struct ofi_ctx *c)
 {
+    /* Past shmem_finalize's final barrier (which began with a quiet of every context)
+     * the only writes left unflushed are the barrier's own notifications; a PE that
+     * needs one waits for it before it leaves, and a PE that left may have closed its
+     * endpoint: no flush then. */
+    int flush = !ofs_g.finalizing;
+
     for (int i = 0; i < c->ndirty; i++) {
-        ofi_ctx_flush(c, c->dirty_list[i]);
+        if (flush)
+            ofi_ctx_flush(c, c->dirty_list[i]);
         c->dirty[c->dirty_list[i]] = 0;
     }
     c->ndirty = 0;

@@ -138,6 +138,23 @@ static void ofi_list_providers(const char *wanted)
     fi_freeinfo(h);
 }
 
+/* fi_getinfo for hints h (freed): a copy of the first answer on the same provider and
+ * domain as res, or NULL.  For a second question about the provider already chosen. */
+static struct fi_info *ofi_getinfo_same(struct fi_info *h, const struct fi_info *res)
+{
+    struct fi_info *all = NULL, *same = NULL;
+
+    if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &all) == 0) {
+        for (struct fi_info *i = all; i && !same; i = i->next)
+            if (strcmp(i->fabric_attr->prov_name, res->fabric_attr->prov_name) == 0 &&
+                strcmp(i->domain_attr->name, res->domain_attr->name) == 0)
+                same = fi_dupinfo(i);
+        fi_freeinfo(all);
+    }
+    fi_freeinfo(h);
+    return same;
+}
+
 static ofs_status_t ofi_getinfo(void)
 {
     const char *prov = ofs_g.params.OFI_PROVIDER;
@@ -178,42 +195,32 @@ static ofs_status_t ofi_getinfo(void)
      * counter of RMA/atomics aimed at us tells the progress thread to poll fast) */
     h = ofi_hints(res->fabric_attr->prov_name, ofi_g.delivery_complete);
     if (h) {
-        struct fi_info *ev = NULL;
         h->caps |= FI_RMA_EVENT;
-        if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &ev) == 0 && ev &&
-            strcmp(ev->fabric_attr->prov_name, res->fabric_attr->prov_name) == 0) {
+        struct fi_info *ev = ofi_getinfo_same(h, res);
+        if (ev) {
             fi_freeinfo(res);
             res = ev;
             ofi_g.rma_event = 1;
-        } else if (ev) {
-            fi_freeinfo(ev);
         }
-        fi_freeinfo(h);
     }
     /* with delivery completion and RMA reads ordered after RMA writes (tcp;ofi_rxm,
-     * sockets), a blocking zero-copy put may complete once its source is reusable,
+     * sockets, udp;ofi_rxd), a blocking zero-copy put may complete once its source is reusable,
      * without an acknowledgement from the target: quiet's read of each written PE makes
      * it visible.  The ordering is asked for (reported, it is not promised). */
     uint64_t order = res->tx_attr->msg_order & res->rx_attr->msg_order & OFI_ORDER_RMA_RAW;
-    if (ofi_g.delivery_complete && order) {
-        h = ofi_hints(res->fabric_attr->prov_name, 1);
-        struct fi_info *ord = NULL;
-        if (h) {
-            h->caps |= res->caps & FI_RMA_EVENT;
-            h->tx_attr->msg_order = h->rx_attr->msg_order = order;
-            if (fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &ord) == 0 && ord &&
-                strcmp(ord->fabric_attr->prov_name, res->fabric_attr->prov_name) == 0) {
-                fi_freeinfo(res);
-                res = ord;
-            } else {
-                order = 0;
-                if (ord)
-                    fi_freeinfo(ord);
-            }
-            fi_freeinfo(h);
-        } else {
-            order = 0;
-        }
+    struct fi_info *ord = NULL;
+    /* (not shm: asked for RMA ordering, shm 1.17 stops writing puts in place by CMA) */
+    if (ofi_g.delivery_complete && order && strcmp(res->fabric_attr->prov_name, "shm") != 0 &&
+        (h = ofi_hints(res->fabric_attr->prov_name, 1))) {
+        h->caps |= res->caps & FI_RMA_EVENT;
+        h->tx_attr->msg_order = h->rx_attr->msg_order = order;
+        ord = ofi_getinfo_same(h, res);
+    }
+    if (ord) {
+        fi_freeinfo(res);
+        res = ord;
+    } else {
+        order = 0;
     }
     ofi_g.info = fi_dupinfo(res);
     fi_freeinfo(res);
