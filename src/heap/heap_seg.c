@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <dirent.h>
+#include <pthread.h>
 #include <signal.h>
 #include <link.h>
 #include <stdio.h>
@@ -41,12 +42,16 @@ static const int heap_sigs[] = { SIGTERM, SIGINT, SIGHUP };
 static struct sigaction heap_old_sa[3];
 static int heap_handlers_on;
 
+/* Unlink, then hand the signal to whoever had it before us (libfabric's shm provider
+ * does the same with its regions, and may come before or after us) */
 static void heap_on_signal(int sig)
 {
     for (int s = 0; s < HEAP_NSEGS; s++)
         if (heap_linked[s])
             unlink(heap_paths[s]);
-    signal(sig, SIG_DFL);
+    for (int i = 0; i < 3; i++)
+        if (heap_sigs[i] == sig)
+            sigaction(sig, &heap_old_sa[i], NULL);
     raise(sig);
 }
 
@@ -57,8 +62,12 @@ static void heap_handlers_install(void)
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = heap_on_signal;
     sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < 3; i++)
-        sigaction(heap_sigs[i], &sa, &heap_old_sa[i]);
+    for (int i = 0; i < 3; i++) {
+        /* an ignored signal (nohup) stays ignored */
+        if (sigaction(heap_sigs[i], NULL, &heap_old_sa[i]) == 0 &&
+            heap_old_sa[i].sa_handler != SIG_IGN)
+            sigaction(heap_sigs[i], &sa, NULL);
+    }
     heap_handlers_on = 1;
 }
 
@@ -66,9 +75,27 @@ static void heap_handlers_remove(void)
 {
     if (!heap_handlers_on)
         return;
-    for (int i = 0; i < 3; i++)
-        sigaction(heap_sigs[i], &heap_old_sa[i], NULL);
+    /* a handler installed after ours (libfabric's shm provider unlinks its regions on
+     * SIGTERM/SIGINT, then calls ours) stays: restoring ours' predecessor would drop
+     * it, and leave those regions behind when the launcher takes the job down */
+    for (int i = 0; i < 3; i++) {
+        struct sigaction cur;
+        if (sigaction(heap_sigs[i], NULL, &cur) == 0 && cur.sa_handler == heap_on_signal)
+            sigaction(heap_sigs[i], &heap_old_sa[i], NULL);
+    }
     heap_handlers_on = 0;
+}
+
+/* Creating an object and marking it for the handler happen with those signals
+ * blocked: one arriving in between would leave the object behind. */
+static void heap_sigs_block(sigset_t *old)
+{
+    sigset_t set;
+
+    sigemptyset(&set);
+    for (int i = 0; i < 3; i++)
+        sigaddset(&set, heap_sigs[i]);
+    pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
 static size_t heap_page(void)
@@ -104,20 +131,26 @@ void heap_obj_unlink(const char *name)
 static ofs_status_t heap_obj_create(int seg, size_t len, char *name, size_t namelen, int *fd_p)
 {
     uint64_t rnd = 0;
+    sigset_t mask;
     int fd;
 
     if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
         rnd = (uint64_t)getpid() * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(uintptr_t)&rnd;
     snprintf(name, namelen, "/ofishmem-%s-%d-%c-%016llx", rt_job_id(), ofs_g.my_pe,
              seg == HEAP_SEG_HEAP ? 'h' : 'd', (unsigned long long)rnd);
+    snprintf(heap_paths[seg], sizeof(heap_paths[seg]), "%s%s", ofs_g.params.SHM_DIR, name);
+    heap_sigs_block(&mask);
     fd = heap_obj_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    int err = errno;
+    if (fd >= 0)
+        heap_linked[seg] = 1;
+    pthread_sigmask(SIG_SETMASK, &mask, NULL);
+    errno = err;
     if (fd < 0) {
         ofs_log_error("creating %s%s (O_EXCL, mode 0600) failed: %m (SHMEM_SHM_DIR=%s)",
                       ofs_g.params.SHM_DIR, name, ofs_g.params.SHM_DIR);
         return OFS_ERR_IO;
     }
-    snprintf(heap_paths[seg], sizeof(heap_paths[seg]), "%s%s", ofs_g.params.SHM_DIR, name);
-    heap_linked[seg] = 1;
     if (ftruncate(fd, (off_t)len) != 0) {
         ofs_log_error("ftruncate(%s, %zu) failed: %m", name, len);
         close(fd);

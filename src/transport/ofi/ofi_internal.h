@@ -235,6 +235,9 @@ void ofi_fence(struct comm_ctx *ctx) OFS_HIDDEN;
 void ofi_quiet(struct comm_ctx *ctx) OFS_HIDDEN;
 /* Decide ofi_g.put_visible once the peers are known. */
 void ofi_put_visible_setup(void) OFS_HIDDEN;
+/* ofi_names.c: shm endpoint names, stale regions swept */
+void ofi_names_init(void) OFS_HIDDEN;
+const char *ofi_ep_name(unsigned serial, char *buf, size_t len) OFS_HIDDEN;
 
 /* ofi_amo.c */
 void ofi_amo_setup(void) OFS_HIDDEN;

@@ -393,8 +393,10 @@ static ofs_status_t ofi_init(const unsigned char *peers)
     if (st != OFS_OK)
         return st;
     st = ofi_fabric_open();
-    if (st == OFS_OK)
+    if (st == OFS_OK) {
+        ofi_names_init();
         st = ofi_ctx_open(1, &ofi_g.main);
+    }
     if (st != OFS_OK)
         return st;
     memset(&me, 0, sizeof(me));
@@ -601,21 +603,22 @@ static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p)
         st = OFS_ERR_NOMEM;
         goto err_free;
     }
-    /* other endpoints must not take the target's name: shm names an endpoint after
-     * its string src_addr ("fi_shm://<pid>"), and two endpoints of one name collide */
-    if (!target && ofi_g.info->addr_format == FI_ADDR_STR && ofi_g.info->src_addr) {
+    /* endpoint names: see ofi_names.c */
+    {
         static unsigned ctx_serial;
         char name[OFI_NAME_MAX];
-        snprintf(name, sizeof(name), "%s_c%u", (const char *)ofi_g.info->src_addr,
-                 __atomic_add_fetch(&ctx_serial, 1, __ATOMIC_RELAXED));
-        info = fi_dupinfo(ofi_g.info);
-        if (!info) {
-            st = OFS_ERR_NOMEM;
-            goto err_free;
+        const char *n = ofi_ep_name(
+            target ? 0 : __atomic_add_fetch(&ctx_serial, 1, __ATOMIC_RELAXED), name, sizeof(name));
+        if (n) {
+            info = fi_dupinfo(ofi_g.info);
+            if (!info) {
+                st = OFS_ERR_NOMEM;
+                goto err_free;
+            }
+            free(info->src_addr);
+            info->src_addr = strdup(n);
+            info->src_addrlen = info->src_addr ? strlen(n) + 1 : 0;
         }
-        free(info->src_addr);
-        info->src_addr = strdup(name);
-        info->src_addrlen = info->src_addr ? strlen(name) + 1 : 0;
     }
     ret = fi_endpoint(ofi_g.domain, info, &c->ep, NULL);
     if (info != ofi_g.info)

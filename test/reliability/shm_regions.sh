@@ -1,0 +1,35 @@
+#!/bin/bash
+# All PEs on libfabric's shm provider (SHMEM_LOCAL_TRANSPORT=ofi SHMEM_OFI_PROVIDER=shm).
+# Each endpoint is a 16 MiB region in /dev/shm; a PE killed with SIGKILL cannot remove
+# its own.  1) A job in which one PE is SIGKILLed leaves at most the regions of that PE
+# (the others remove theirs on the launcher's SIGTERM).  2) The next job on the node
+# removes those, and regions of any other dead process of ours (a planted one, of a pid
+# that has exited), but not those of a live process, and leaves nothing of its own.
+here=$(cd "$(dirname "$0")" && pwd)
+export SHMEM_LOCAL_TRANSPORT=ofi SHMEM_OFI_PROVIDER=shm
+ns=$(stat -L -c %i /proc/self/ns/pid)
+regions() { ls /dev/shm | grep -E "^[0-9]+_ofs${ns}[:_]" | sort; }
+fail=0
+dead=$(sh -c 'echo $$')
+planted_dead="/dev/shm/${dead}_ofs${ns}:0:0"
+planted_live="/dev/shm/$$_ofs${ns}:0:0" # this script's own pid: alive
+: >"$planted_dead"
+: >"$planted_live"
+trap 'rm -f "$planted_dead" "$planted_live"' EXIT
+before=$(regions)
+
+bash "$here/expect_fail.sh" 4 nonzero 10 '' -- test/reliability/rel_prog kill >/dev/null 2>&1
+left=$(comm -13 <(echo "$before") <(regions))
+nleft=$(echo -n "$left" | grep -c .)
+echo "after the SIGKILLed job: $nleft region(s) left: $(echo $left)"
+[ "$nleft" -le 2 ] || { echo "more than the killed PE's two regions left"; fail=1; }
+
+bash "$here/expect_fail.sh" 2 0 20 '' -- test/reliability/rel_prog ok || fail=1
+for f in $left; do
+    [ ! -e "/dev/shm/$f" ] || { echo "not removed by the next job: $f"; fail=1; }
+done
+[ ! -e "$planted_dead" ] || { echo "region of a dead pid not removed: $planted_dead"; fail=1; }
+[ -e "$planted_live" ] || { echo "region of a live pid removed: $planted_live"; fail=1; }
+after=$(comm -13 <(echo "$before") <(regions))
+[ -z "$after" ] || { echo "left by the clean job: $(echo $after)"; fail=1; }
+exit $fail
