@@ -221,6 +221,33 @@ void *ofi_local_desc(struct ofi_ctx *c, const void *buf, size_t len, uint64_t ac
     return fi_mr_desc(*tmp_p);
 }
 
+/* One fi_writemsg of len bytes at src (desc: its descriptor, NULL if none needed) to
+ * raddr on pe, retried with progress while the provider pushes back.  what names the
+ * path in the error message. */
+static void ofi_writemsg(struct ofi_ctx *c, const void *src, void *desc, size_t len, int pe,
+                         uint64_t raddr, uint64_t key, void *context, uint64_t flags,
+                         const char *what)
+{
+    struct iovec iov = { .iov_base = (void *)src, .iov_len = len };
+    struct fi_rma_iov riov = { .addr = raddr, .len = len, .key = key };
+    struct fi_msg_rma msg = { .msg_iov = &iov,
+                              .desc = desc ? &desc : NULL,
+                              .iov_count = 1,
+                              .addr = c->addr[pe],
+                              .rma_iov = &riov,
+                              .rma_iov_count = 1,
+                              .context = context };
+    unsigned iter = 0;
+    ssize_t ret;
+
+    while ((ret = fi_writemsg(c->ep, &msg, flags)) == -FI_EAGAIN)
+        ofi_ctx_progress(c, &iter);
+    if (OFS_UNLIKELY(ret))
+        ofi_fatal_call("fi_writemsg", ret, "%s, %p, len %zu, PE %d, raddr 0x%llx, key 0x%llx", what,
+                       src, len, pe, (unsigned long long)raddr, (unsigned long long)key);
+    c->put_issued++;
+}
+
 /* fi_inject_write takes the provider's inject completion (shm completes it when
  * queued, before the target applies it); with delivery completion granted we ask for
  * it explicitly so that quiet means "in the target's memory". */
@@ -231,19 +258,12 @@ static void ofi_put_inject(struct ofi_ctx *c, const void *src, size_t len, int p
     ssize_t ret;
 
     if (ofi_g.delivery_complete) {
-        struct iovec iov = { .iov_base = (void *)src, .iov_len = len };
-        struct fi_rma_iov riov = { .addr = raddr, .len = len, .key = key };
-        struct fi_msg_rma msg = { .msg_iov = &iov,
-                                  .iov_count = 1,
-                                  .addr = c->addr[pe],
-                                  .rma_iov = &riov,
-                                  .rma_iov_count = 1 };
-        while ((ret = fi_writemsg(c->ep, &msg, FI_INJECT | FI_DELIVERY_COMPLETE)) == -FI_EAGAIN)
-            ofi_ctx_progress(c, &iter);
-    } else {
-        while ((ret = fi_inject_write(c->ep, src, len, c->addr[pe], raddr, key)) == -FI_EAGAIN)
-            ofi_ctx_progress(c, &iter);
+        ofi_writemsg(c, src, NULL, len, pe, raddr, key, NULL, FI_INJECT | FI_DELIVERY_COMPLETE,
+                     "inject");
+        return;
     }
+    while ((ret = fi_inject_write(c->ep, src, len, c->addr[pe], raddr, key)) == -FI_EAGAIN)
+        ofi_ctx_progress(c, &iter);
     if (OFS_UNLIKELY(ret))
         ofi_fatal_call("fi_inject_write", ret, "len %zu, PE %d, raddr 0x%llx, key 0x%llx", len, pe,
                        (unsigned long long)raddr, (unsigned long long)key);
@@ -255,7 +275,6 @@ static void ofi_put_bounce(struct ofi_ctx *c, const void *src, size_t len, int p
 {
     struct ofi_bounce *b;
     unsigned iter = 0;
-    ssize_t ret;
 
     while (!(b = c->bounce_free)) {
         ofi_check_cntr_err(c);
@@ -264,24 +283,8 @@ static void ofi_put_bounce(struct ofi_ctx *c, const void *src, size_t len, int p
     c->bounce_free = b->next;
     c->bounce_busy++;
     memcpy(b->buf, src, len);
-
-    struct iovec iov = { .iov_base = b->buf, .iov_len = len };
-    struct fi_rma_iov riov = { .addr = raddr, .len = len, .key = key };
-    void *desc = c->bounce_desc;
-    struct fi_msg_rma msg = { .msg_iov = &iov,
-                              .desc = &desc,
-                              .iov_count = 1,
-                              .addr = c->addr[pe],
-                              .rma_iov = &riov,
-                              .rma_iov_count = 1,
-                              .context = b };
-    iter = 0;
-    while ((ret = fi_writemsg(c->ep, &msg, FI_COMPLETION | ofi_g.op_flags)) == -FI_EAGAIN)
-        ofi_ctx_progress(c, &iter);
-    if (OFS_UNLIKELY(ret))
-        ofi_fatal_call("fi_writemsg", ret, "bounce, len %zu, PE %d, raddr 0x%llx, key 0x%llx", len,
-                       pe, (unsigned long long)raddr, (unsigned long long)key);
-    c->put_issued++;
+    ofi_writemsg(c, b->buf, c->bounce_desc, len, pe, raddr, key, b, FI_COMPLETION | ofi_g.op_flags,
+                 "bounce");
 }
 
 static void ofi_put_large(struct ofi_ctx *c, const char *src, size_t len, int pe, uint64_t raddr,
@@ -304,21 +307,14 @@ static void ofi_put_large(struct ofi_ctx *c, const char *src, size_t len, int pe
         ssize_t ret;
 
         if (local) {
-            struct iovec iov = { .iov_base = (void *)(src + done), .iov_len = n };
-            struct fi_rma_iov riov = { .addr = raddr + done, .len = n, .key = key };
-            struct fi_msg_rma msg = { .msg_iov = &iov,
-                                      .desc = &desc,
-                                      .iov_count = 1,
-                                      .addr = c->addr[pe],
-                                      .rma_iov = &riov,
-                                      .rma_iov_count = 1 };
-            while ((ret = fi_writemsg(c->ep, &msg, FI_INJECT_COMPLETE)) == -FI_EAGAIN)
-                ofi_ctx_progress(c, &iter);
-        } else {
-            while ((ret = fi_write(c->ep, src + done, n, desc, c->addr[pe], raddr + done, key,
-                                   NULL)) == -FI_EAGAIN)
-                ofi_ctx_progress(c, &iter);
+            ofi_writemsg(c, src + done, desc, n, pe, raddr + done, key, NULL, FI_INJECT_COMPLETE,
+                         "zero-copy, locally complete");
+            done += n;
+            continue;
         }
+        while ((ret = fi_write(c->ep, src + done, n, desc, c->addr[pe], raddr + done, key, NULL)) ==
+               -FI_EAGAIN)
+            ofi_ctx_progress(c, &iter);
         if (OFS_UNLIKELY(ret))
             ofi_fatal_call("fi_write", ret, "%p, len %zu, PE %d, raddr 0x%llx, key 0x%llx",
                            (void *)(src + done), n, pe, (unsigned long long)(raddr + done),
