@@ -13,10 +13,10 @@
 enum heap_seg_id { HEAP_SEG_DATA = 0, HEAP_SEG_HEAP = 1, HEAP_NSEGS = 2 };
 
 struct heap_seg {
-    char *base;    /* local address of the segment */
-    size_t len;    /* bytes */
-    int fd;        /* shared-memory object (-1 once closed) */
-    char name[96]; /* its name under /dev/shm, published as "ofs.seg<N>" */
+    char *base;     /* local address of the segment */
+    size_t len;     /* bytes */
+    int fd;         /* shared-memory object (-1 once closed) */
+    char name[160]; /* its name under /dev/shm, published as "ofs.seg<N>" */
 };
 
 struct heap_state {

@@ -5,8 +5,10 @@
  *   - static data: the executable's writable PT_LOAD range after RELRO (.data, .bss),
  *     copied into an object and mapped MAP_SHARED|MAP_FIXED over itself, so every
  *     variable keeps its value and address.
- * Objects are created O_EXCL, mode 0600, under per-job names with a random part, and
- * unlinked by heap_unlink() as soon as every peer has mapped them.
+ * Objects are created O_EXCL, mode 0600, under per-job names with a random part and
+ * the creator's pid, and unlinked by heap_unlink() as soon as every peer has mapped
+ * them; those of a PE killed (SIGKILL) in between are removed by the next start on the
+ * node (heap_obj_stale) or by oshrun when the job ends.
  */
 #define _GNU_SOURCE
 #include "heap.h"
@@ -136,8 +138,9 @@ static ofs_status_t heap_obj_create(int seg, size_t len, char *name, size_t name
 
     if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
         rnd = (uint64_t)getpid() * 0x9E3779B97F4A7C15ULL ^ (uint64_t)(uintptr_t)&rnd;
-    snprintf(name, namelen, "/ofishmem-%s-%d-%c-%016llx", rt_job_id(), ofs_g.my_pe,
-             seg == HEAP_SEG_HEAP ? 'h' : 'd', (unsigned long long)rnd);
+    snprintf(name, namelen, "/ofishmem-%s-%d-%c-%016llx-%ld-%llu", rt_job_id(), ofs_g.my_pe,
+             seg == HEAP_SEG_HEAP ? 'h' : 'd', (unsigned long long)rnd, (long)getpid(),
+             ofs_pidns());
     snprintf(heap_paths[seg], sizeof(heap_paths[seg]), "%s%s", ofs_g.params.SHM_DIR, name);
     heap_sigs_block(&mask);
     fd = heap_obj_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
@@ -331,10 +334,29 @@ static ofs_status_t heap_remap_data(void)
     return OFS_OK;
 }
 
+/* "ofishmem-<job>-<pe>-<h|d>-<random>-<pid>-<pidns>" (heap_obj_create) of a process
+ * that is gone: killed with SIGKILL in its start-up */
+static int heap_obj_stale(const char *name)
+{
+    const char *d = strrchr(name, '-'), *p;
+    char *end;
+
+    if (strncmp(name, "ofishmem-", 9) != 0 || !d)
+        return 0;
+    unsigned long long ns = strtoull(d + 1, &end, 10);
+    if (end == d + 1 || *end)
+        return 0;
+    for (p = d - 1; p > name && *p != '-'; p--)
+        ;
+    unsigned long pid = strtoul(p + 1, &end, 10);
+    return *p == '-' && end == d && end != p + 1 && ofs_pid_stale(pid, ns);
+}
+
 ofs_status_t heap_init(void)
 {
     ofs_status_t st;
 
+    ofs_sweep_stale(ofs_g.params.SHM_DIR, heap_obj_stale);
     heap_handlers_install();
     st = heap_remap_data();
     if (st == OFS_OK)

@@ -1,4 +1,5 @@
-libsma_core_la_SOURCES += src/util/status.c src/util/log.c src/util/env.c src/util/init.c
+libsma_core_la_SOURCES += src/util/status.c src/util/log.c src/util/env.c src/util/init.c \
+	src/util/stale.c
 
 bin_PROGRAMS += ofishmem_info
 ofishmem_info_SOURCES = src/util/info_main.c src/util/env.c

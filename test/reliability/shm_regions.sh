@@ -5,6 +5,8 @@
 # (the others remove theirs on the launcher's SIGTERM).  2) The next job on the node
 # removes those, and regions of any other dead process of ours (a planted one, of a pid
 # that has exited), but not those of a live process, and leaves nothing of its own.
+# 3) Likewise for heap objects (ofishmem-<job>-<pe>-<seg>-<random>-<pid>-<pidns>) that a
+# PE killed in its start-up left.
 here=$(cd "$(dirname "$0")" && pwd)
 export SHMEM_LOCAL_TRANSPORT=ofi SHMEM_OFI_PROVIDER=shm
 ns=$(stat -L -c %i /proc/self/ns/pid)
@@ -13,9 +15,13 @@ fail=0
 dead=$(sh -c 'echo $$')
 planted_dead="/dev/shm/${dead}_ofs${ns}:0:0"
 planted_live="/dev/shm/$$_ofs${ns}:0:0" # this script's own pid: alive
+heap_dead="/dev/shm/ofishmem-planted-0-h-0123456789abcdef-${dead}-${ns}"
+heap_live="/dev/shm/ofishmem-planted-0-d-0123456789abcdef-$$-${ns}"
 : >"$planted_dead"
 : >"$planted_live"
-trap 'rm -f "$planted_dead" "$planted_live"' EXIT
+: >"$heap_dead"
+: >"$heap_live"
+trap 'rm -f "$planted_dead" "$planted_live" "$heap_dead" "$heap_live"' EXIT
 before=$(regions)
 
 bash "$here/expect_fail.sh" 4 nonzero 10 '' -- test/reliability/rel_prog kill >/dev/null 2>&1
@@ -30,6 +36,8 @@ for f in $left; do
 done
 [ ! -e "$planted_dead" ] || { echo "region of a dead pid not removed: $planted_dead"; fail=1; }
 [ -e "$planted_live" ] || { echo "region of a live pid removed: $planted_live"; fail=1; }
+[ ! -e "$heap_dead" ] || { echo "heap object of a dead pid not removed: $heap_dead"; fail=1; }
+[ -e "$heap_live" ] || { echo "heap object of a live pid removed: $heap_live"; fail=1; }
 after=$(comm -13 <(echo "$before") <(regions))
 [ -z "$after" ] || { echo "left by the clean job: $(echo $after)"; fail=1; }
 exit $fail

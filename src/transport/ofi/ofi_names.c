@@ -10,72 +10,31 @@
  * first: ofi_put_visible_setup reads it from there; the inode of the pid namespace so
  * that a sweep never takes a region of a process it cannot see), and at start-up each
  * PE removes the regions of that form whose pid is its own (it has none yet) or no
- * longer exists.
+ * longer exists (src/util/stale.c).
  */
 #define _GNU_SOURCE
 #include "ofi_internal.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define OFI_SHM_PREFIX "fi_shm://"
-#define OFI_SHM_DIR "/dev/shm/"
+#define OFI_SHM_DIR "/dev/shm"
 
 static char ofi_base_name[64]; /* "<pid>_ofs<pidns>", empty: provider's names */
 
-static unsigned long long ofi_pidns(void)
-{
-    char link[64];
-    ssize_t n = readlink("/proc/self/ns/pid", link, sizeof(link) - 1);
-
-    if (n <= 0)
-        return 0;
-    link[n] = '\0';
-    const char *p = strchr(link, '[');
-    return p ? strtoull(p + 1, NULL, 10) : 0;
-}
-
-/* Is NAME (a /dev/shm entry) a region of one of our endpoints, of a pid in namespace
- * ns that is ours or gone? */
-static int ofi_region_stale(const char *name, unsigned long long ns)
+/* "<pid>_ofs<pidns>" followed by ':' or '_' (ofi_ep_name), of a dead process */
+static int ofi_region_stale(const char *name)
 {
     char *end;
     unsigned long pid = strtoul(name, &end, 10);
 
-    if (end == name || pid == 0 || strncmp(end, "_ofs", 4) != 0)
+    if (end == name || strncmp(end, "_ofs", 4) != 0)
         return 0;
-    unsigned long long ens = strtoull(end + 4, &end, 10);
-    if (ens != ns || (*end != ':' && *end != '_'))
-        return 0;
-    if ((pid_t)pid == getpid())
-        return 1;
-    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
-}
-
-/* Returns how many stale regions were removed. */
-static int ofi_regions_sweep(unsigned long long ns)
-{
-    DIR *d = opendir(OFI_SHM_DIR);
-    struct dirent *e;
-    int removed = 0;
-
-    if (!d)
-        return 0;
-    while ((e = readdir(d)) != NULL) {
-        char path[sizeof(OFI_SHM_DIR) + 256];
-        if (!ofi_region_stale(e->d_name, ns))
-            continue;
-        snprintf(path, sizeof(path), "%s%s", OFI_SHM_DIR, e->d_name);
-        if (unlink(path) == 0)
-            removed++;
-    }
-    closedir(d);
-    return removed;
+    unsigned long long ns = strtoull(end + 4, &end, 10);
+    return (*end == ':' || *end == '_') && ofs_pid_stale(pid, ns);
 }
 
 void ofi_names_init(void)
@@ -86,12 +45,8 @@ void ofi_names_init(void)
     if (strcmp(i->fabric_attr->prov_name, "shm") != 0 || i->addr_format != FI_ADDR_STR ||
         !i->src_addr || strncmp(i->src_addr, OFI_SHM_PREFIX, strlen(OFI_SHM_PREFIX)) != 0)
         return;
-    unsigned long long ns = ofi_pidns();
-    snprintf(ofi_base_name, sizeof(ofi_base_name), "%ld_ofs%llu", (long)getpid(), ns);
-    int n = ofi_regions_sweep(ns);
-    if (n > 0)
-        ofs_log_debug("ofi: removed %d shm provider region(s) of dead processes from %s", n,
-                      OFI_SHM_DIR);
+    snprintf(ofi_base_name, sizeof(ofi_base_name), "%ld_ofs%llu", (long)getpid(), ofs_pidns());
+    ofs_sweep_stale(OFI_SHM_DIR, ofi_region_stale);
 }
 
 /* The string address the endpoint should have (target: serial 0), or NULL to keep the
