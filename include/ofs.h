@@ -94,12 +94,10 @@ void ofs_log_info(const char *fmt, ...) OFS_PRINTF(1, 2) OFS_HIDDEN;
 void ofs_log_debug(const char *fmt, ...) OFS_PRINTF(1, 2) OFS_HIDDEN;
 #define OFS_DEBUG_ON (ofs_g.params.DEBUG)
 
-/* stale.c: shared-memory files of dead processes.  The inode of our pid namespace;
- * whether pid (of namespace ns) is gone or is ours; remove the entries of dir that
- * is_stale() picks (returns how many). */
+/* stale.c: the inode of our pid namespace (named in our shared-memory files); remove
+ * the files that PEs killed with SIGKILL left (heap objects, shm provider regions). */
 unsigned long long ofs_pidns(void) OFS_HIDDEN;
-int ofs_pid_stale(unsigned long pid, unsigned long long ns) OFS_HIDDEN;
-int ofs_sweep_stale(const char *dir, int (*is_stale)(const char *name)) OFS_HIDDEN;
+void ofs_sweep_dead(void) OFS_HIDDEN;
 
 /* Print the message and take the whole job down with exit status 'code'. */
 void ofs_fatal(int code, const char *fmt, ...) OFS_PRINTF(2, 3) OFS_NORETURN OFS_HIDDEN;

@@ -8,7 +8,7 @@
  * Objects are created O_EXCL, mode 0600, under per-job names with a random part and
  * the creator's pid, and unlinked by heap_unlink() as soon as every peer has mapped
  * them; those of a PE killed (SIGKILL) in between are removed by the next start on the
- * node (heap_obj_stale) or by oshrun when the job ends.
+ * node (src/util/stale.c).
  */
 #define _GNU_SOURCE
 #include "heap.h"
@@ -334,29 +334,11 @@ static ofs_status_t heap_remap_data(void)
     return OFS_OK;
 }
 
-/* "ofishmem-<job>-<pe>-<h|d>-<random>-<pid>-<pidns>" (heap_obj_create) of a process
- * that is gone: killed with SIGKILL in its start-up */
-static int heap_obj_stale(const char *name)
-{
-    const char *d = strrchr(name, '-'), *p;
-    char *end;
-
-    if (strncmp(name, "ofishmem-", 9) != 0 || !d)
-        return 0;
-    unsigned long long ns = strtoull(d + 1, &end, 10);
-    if (end == d + 1 || *end)
-        return 0;
-    for (p = d - 1; p > name && *p != '-'; p--)
-        ;
-    unsigned long pid = strtoul(p + 1, &end, 10);
-    return *p == '-' && end == d && end != p + 1 && ofs_pid_stale(pid, ns);
-}
-
 ofs_status_t heap_init(void)
 {
     ofs_status_t st;
 
-    ofs_sweep_stale(ofs_g.params.SHM_DIR, heap_obj_stale);
+    ofs_sweep_dead();
     heap_handlers_install();
     st = heap_remap_data();
     if (st == OFS_OK)

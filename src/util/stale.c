@@ -3,8 +3,8 @@
  * we (or libfabric's shm provider, for our endpoints) create carries the creator's pid
  * and the inode of its pid namespace; a file whose pid is ours (we have created none
  * yet) or no longer exists in our namespace is stale.  Files of other namespaces are
- * never touched: their pids mean nothing here.  oshrun runs the same sweep in shell
- * when the launcher returns.
+ * never touched: their pids mean nothing here (and nothing is, where the namespace
+ * cannot be read).  Every PE sweeps at start-up (heap_init), whatever its route.
  */
 #define _GNU_SOURCE
 #include "ofs.h"
@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#define OFS_SHM_PROVIDER_DIR "/dev/shm" /* where libfabric's shm provider puts regions */
 
 unsigned long long ofs_pidns(void)
 {
@@ -33,16 +35,17 @@ unsigned long long ofs_pidns(void)
     return ns;
 }
 
-int ofs_pid_stale(unsigned long pid, unsigned long long ns)
+/* Is pid (of namespace ns) gone, or ours? */
+static int ofs_pid_stale(unsigned long pid, unsigned long long ns)
 {
-    if (pid == 0 || ns != ofs_pidns())
+    if (pid == 0 || ns == 0 || ns != ofs_pidns())
         return 0;
     if ((pid_t)pid == getpid())
         return 1;
     return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-int ofs_sweep_stale(const char *dir, int (*is_stale)(const char *name))
+static int ofs_sweep_stale(const char *dir, int (*is_stale)(const char *name))
 {
     char path[4096];
     struct dirent *e;
@@ -62,4 +65,54 @@ int ofs_sweep_stale(const char *dir, int (*is_stale)(const char *name))
     if (removed)
         ofs_log_debug("removed %d file(s) of dead processes from %s", removed, dir);
     return removed;
+}
+
+/* "ofishmem-<job>-<pe>-<h|d>-<random>-<pid>-<pidns>" (heap_obj_create) */
+static int ofs_heap_obj_stale(const char *name)
+{
+    const char *d = strrchr(name, '-'), *p;
+    char *end;
+
+    if (strncmp(name, "ofishmem-", 9) != 0 || !d)
+        return 0;
+    unsigned long long ns = strtoull(d + 1, &end, 10);
+    if (end == d + 1 || *end)
+        return 0;
+    for (p = d - 1; p > name && *p != '-'; p--)
+        ;
+    unsigned long pid = strtoul(p + 1, &end, 10);
+    return *p == '-' && end == d && end != p + 1 && ofs_pid_stale(pid, ns);
+}
+
+/* "<pid>_ofs<pidns>" followed by ':' or '_': a shm provider region of one of our
+ * endpoints (ofi_ep_name) */
+static int ofs_region_stale(const char *name)
+{
+    char *end;
+    unsigned long pid = strtoul(name, &end, 10);
+
+    if (end == name || strncmp(end, "_ofs", 4) != 0)
+        return 0;
+    unsigned long long ns = strtoull(end + 4, &end, 10);
+    return (*end == ':' || *end == '_') && ofs_pid_stale(pid, ns);
+}
+
+static int ofs_any_stale(const char *name)
+{
+    return ofs_heap_obj_stale(name) || ofs_region_stale(name);
+}
+
+void ofs_sweep_dead(void)
+{
+    const char *dir = ofs_g.params.SHM_DIR;
+    size_t n = strlen(dir);
+
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    if (n == strlen(OFS_SHM_PROVIDER_DIR) && strncmp(dir, OFS_SHM_PROVIDER_DIR, n) == 0) {
+        ofs_sweep_stale(OFS_SHM_PROVIDER_DIR, ofs_any_stale);
+        return;
+    }
+    ofs_sweep_stale(dir, ofs_heap_obj_stale);
+    ofs_sweep_stale(OFS_SHM_PROVIDER_DIR, ofs_region_stale);
 }

@@ -10,7 +10,7 @@
  * first: ofi_put_visible_setup reads it from there; the inode of the pid namespace so
  * that a sweep never takes a region of a process it cannot see), and at start-up each
  * PE removes the regions of that form whose pid is its own (it has none yet) or no
- * longer exists (src/util/stale.c).
+ * longer exists, whatever its route (src/util/stale.c).
  */
 #define _GNU_SOURCE
 #include "ofi_internal.h"
@@ -21,21 +21,8 @@
 #include <unistd.h>
 
 #define OFI_SHM_PREFIX "fi_shm://"
-#define OFI_SHM_DIR "/dev/shm"
 
 static char ofi_base_name[64]; /* "<pid>_ofs<pidns>", empty: provider's names */
-
-/* "<pid>_ofs<pidns>" followed by ':' or '_' (ofi_ep_name), of a dead process */
-static int ofi_region_stale(const char *name)
-{
-    char *end;
-    unsigned long pid = strtoul(name, &end, 10);
-
-    if (end == name || strncmp(end, "_ofs", 4) != 0)
-        return 0;
-    unsigned long long ns = strtoull(end + 4, &end, 10);
-    return (*end == ':' || *end == '_') && ofs_pid_stale(pid, ns);
-}
 
 void ofi_names_init(void)
 {
@@ -46,7 +33,6 @@ void ofi_names_init(void)
         !i->src_addr || strncmp(i->src_addr, OFI_SHM_PREFIX, strlen(OFI_SHM_PREFIX)) != 0)
         return;
     snprintf(ofi_base_name, sizeof(ofi_base_name), "%ld_ofs%llu", (long)getpid(), ofs_pidns());
-    ofs_sweep_stale(OFI_SHM_DIR, ofi_region_stale);
 }
 
 /* The string address the endpoint should have (target: serial 0), or NULL to keep the
