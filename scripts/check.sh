@@ -14,6 +14,8 @@ fi
 rm -rf _check && mkdir _check && cd _check
 ../configure
 make -j"$(nproc)"
+# the benchmarks (never run here) must build
+make -s -j"$(nproc)" perf
 # the release tarball must build and install cleanly (its own unit tests only: the
 # full suite runs once, below)
 echo "check.sh: make distcheck (log in _check/distcheck.log)"
