@@ -98,6 +98,9 @@ void ofs_log_debug(const char *fmt, ...) OFS_PRINTF(1, 2) OFS_HIDDEN;
  * the files that PEs killed with SIGKILL left (heap objects, shm provider regions). */
 unsigned long long ofs_pidns(void) OFS_HIDDEN;
 void ofs_sweep_dead(void) OFS_HIDDEN;
+/* Unlink the entries of dir that pick(name, arg) chooses; returns how many. */
+int ofs_sweep(const char *dir, int (*pick)(const char *name, const void *arg), const void *arg)
+    OFS_HIDDEN;
 
 /* Print the message and take the whole job down with exit status 'code'. */
 void ofs_fatal(int code, const char *fmt, ...) OFS_PRINTF(2, 3) OFS_NORETURN OFS_HIDDEN;

@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <link.h>
@@ -385,25 +384,18 @@ void heap_unlink(void)
  * killed before their SIGTERM handler runs (or blocked where it cannot), so remove every
  * object of this job from SHMEM_SHM_DIR here as well.  Their mappings stay valid; nobody
  * needs the names any more. */
+static int heap_has_prefix(const char *name, const void *prefix)
+{
+    return strncmp(name, prefix, strlen(prefix)) == 0;
+}
+
 void heap_unlink_job(void)
 {
     char prefix[128];
-    size_t plen;
-    struct dirent *e;
-    DIR *d;
 
     heap_unlink();
-    plen = (size_t)snprintf(prefix, sizeof(prefix), "ofishmem-%s-", rt_job_id());
-    if (plen >= sizeof(prefix) || !(d = opendir(ofs_g.params.SHM_DIR)))
-        return;
-    while ((e = readdir(d)) != NULL) {
-        if (strncmp(e->d_name, prefix, plen) == 0) {
-            char name[sizeof(heap_g.seg[0].name)];
-            if ((size_t)snprintf(name, sizeof(name), "/%s", e->d_name) < sizeof(name))
-                heap_obj_unlink(name);
-        }
-    }
-    closedir(d);
+    if ((size_t)snprintf(prefix, sizeof(prefix), "ofishmem-%s-", rt_job_id()) < sizeof(prefix))
+        ofs_sweep(ofs_g.params.SHM_DIR, heap_has_prefix, prefix);
 }
 
 void heap_fini(void)

@@ -45,7 +45,7 @@ static int ofs_pid_stale(unsigned long pid, unsigned long long ns)
     return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-static int ofs_sweep_stale(const char *dir, int (*is_stale)(const char *name))
+int ofs_sweep(const char *dir, int (*pick)(const char *name, const void *arg), const void *arg)
 {
     char path[4096];
     struct dirent *e;
@@ -55,24 +55,23 @@ static int ofs_sweep_stale(const char *dir, int (*is_stale)(const char *name))
     if (!d)
         return 0;
     while ((e = readdir(d)) != NULL) {
-        if (!is_stale(e->d_name))
+        if (!pick(e->d_name, arg))
             continue;
         if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < sizeof(path) &&
             unlink(path) == 0)
             removed++;
     }
     closedir(d);
-    if (removed)
-        ofs_log_debug("removed %d file(s) of dead processes from %s", removed, dir);
     return removed;
 }
 
 /* "ofishmem-<job>-<pe>-<h|d>-<random>-<pid>-<pidns>" (heap_obj_create) */
-static int ofs_heap_obj_stale(const char *name)
+static int ofs_heap_obj_stale(const char *name, const void *arg)
 {
     const char *d = strrchr(name, '-'), *p;
     char *end;
 
+    (void)arg;
     if (strncmp(name, "ofishmem-", 9) != 0 || !d)
         return 0;
     unsigned long long ns = strtoull(d + 1, &end, 10);
@@ -86,33 +85,26 @@ static int ofs_heap_obj_stale(const char *name)
 
 /* "<pid>_ofs<pidns>" followed by ':' or '_': a shm provider region of one of our
  * endpoints (ofi_ep_name) */
-static int ofs_region_stale(const char *name)
+static int ofs_region_stale(const char *name, const void *arg)
 {
     char *end;
     unsigned long pid = strtoul(name, &end, 10);
 
+    (void)arg;
     if (end == name || strncmp(end, "_ofs", 4) != 0)
         return 0;
     unsigned long long ns = strtoull(end + 4, &end, 10);
     return (*end == ':' || *end == '_') && ofs_pid_stale(pid, ns);
 }
 
-static int ofs_any_stale(const char *name)
-{
-    return ofs_heap_obj_stale(name) || ofs_region_stale(name);
-}
-
+/* Two passes even where SHMEM_SHM_DIR is /dev/shm: a directory of a few entries. */
 void ofs_sweep_dead(void)
 {
-    const char *dir = ofs_g.params.SHM_DIR;
-    size_t n = strlen(dir);
+    int n = ofs_sweep(ofs_g.params.SHM_DIR, ofs_heap_obj_stale, NULL);
+    int m = ofs_sweep(OFS_SHM_PROVIDER_DIR, ofs_region_stale, NULL);
 
-    while (n > 1 && dir[n - 1] == '/')
-        n--;
-    if (n == strlen(OFS_SHM_PROVIDER_DIR) && strncmp(dir, OFS_SHM_PROVIDER_DIR, n) == 0) {
-        ofs_sweep_stale(OFS_SHM_PROVIDER_DIR, ofs_any_stale);
-        return;
-    }
-    ofs_sweep_stale(dir, ofs_heap_obj_stale);
-    ofs_sweep_stale(OFS_SHM_PROVIDER_DIR, ofs_region_stale);
+    if (n + m)
+        ofs_log_debug("removed %d heap object(s) from %s and %d shm provider region(s) from %s "
+                      "of dead processes",
+                      n, ofs_g.params.SHM_DIR, m, OFS_SHM_PROVIDER_DIR);
 }
