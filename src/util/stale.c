@@ -42,7 +42,19 @@ static int ofs_pid_stale(unsigned long pid, unsigned long long ns)
         return 0;
     if ((pid_t)pid == getpid())
         return 1;
-    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+    if (kill((pid_t)pid, 0) != 0)
+        return errno == ESRCH;
+    /* a zombie (a PE killed after its launcher left, not yet reaped) is dead too */
+    char path[64], buf[256];
+    snprintf(path, sizeof(path), "/proc/%lu/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *rp = strrchr(buf, ')'); /* "pid (comm) S ...": comm may hold spaces */
+    return rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X');
 }
 
 int ofs_sweep(const char *dir, int (*pick)(const char *name, const void *arg), const void *arg)

@@ -24,7 +24,20 @@ heap_live="/dev/shm/ofishmem-planted-0-d-0123456789abcdef-$$-${ns}"
 trap 'rm -f "$planted_dead" "$planted_live" "$heap_dead" "$heap_live"' EXIT
 before=$(regions)
 
+# the PEs of the last job (the pids of its regions) are gone or zombies: a PE still
+# exiting when the launcher returns may not have removed its regions yet
+settle() {
+    local t
+    for p in $(comm -13 <(echo "$before") <(regions) | sed 's/_.*//' | sort -u); do
+        for t in $(seq 100); do
+            st=$(awk '{sub(/.*\) /, ""); print $1}' /proc/$p/stat 2>/dev/null) || break
+            case "$st" in Z|X|"") break ;; esac
+            sleep 0.1
+        done
+    done
+}
 bash "$here/expect_fail.sh" 4 nonzero 10 '' -- test/reliability/rel_prog kill >/dev/null 2>&1
+settle
 left=$(comm -13 <(echo "$before") <(regions))
 nleft=$(echo -n "$left" | grep -c .)
 echo "after the SIGKILLed job: $nleft region(s) left: $(echo $left)"
