@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 struct rt_state {
-    int pmix_up; /* PMIx_Init succeeded */
+    int pmix_up;   /* PMIx_Init succeeded */
+    int finishing; /* rt_finalize started: a closed connection is ours */
     pmix_proc_t myproc;
     char job_id[32];
     /* singleton key/value store: our own puts */
@@ -134,6 +135,35 @@ static ofs_status_t rt_locality(int *real_local, int n_real)
     return OFS_OK;
 }
 
+/* The launcher's PMIx server is gone while this PE runs: the launcher was killed
+ * without taking its PEs down (Open MPI's mpiexec exits at once on a second SIGINT or
+ * SIGTERM, and `timeout` sends two: one to it, one to its process group), or a node
+ * daemon died.  Nobody else will end this PE, and one computing or waiting for a dead
+ * peer would run on forever at full speed, so it ends itself: SIGTERM, so that
+ * handlers (the program's, libfabric shm's region cleanup) run.  Called on PMIx's
+ * thread, whatever the application's threads are doing. */
+static void rt_lost_server(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                           pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+                           pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    (void)id, (void)source, (void)info, (void)ninfo, (void)results, (void)nresults;
+    if (cbfunc)
+        cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+    if (__atomic_load_n(&rt.finishing, __ATOMIC_ACQUIRE))
+        return;
+    ofs_log_error("PE %d lost its launcher (PMIx: %s): ending it with SIGTERM", ofs_g.my_pe,
+                  PMIx_Error_string(status));
+    kill(getpid(), SIGTERM);
+}
+
+static void rt_watch_server(void)
+{
+    pmix_status_t code = PMIX_ERR_LOST_CONNECTION;
+
+    /* a failed registration leaves the PE without this safety net, nothing more */
+    (void)PMIx_Register_event_handler(&code, 1, NULL, 0, rt_lost_server, NULL, NULL);
+}
+
 ofs_status_t rt_init(void)
 {
     pmix_status_t rc;
@@ -149,6 +179,8 @@ ofs_status_t rt_init(void)
             rt.pmix_up = 0;
         } else {
             rt.pmix_up = 1;
+            rt.finishing = 0;
+            rt_watch_server();
         }
     }
 
@@ -203,6 +235,7 @@ void rt_finalize(void)
     ofs_g.node_of = NULL;
     ofs_g.local_pes = NULL;
     if (rt.pmix_up) {
+        __atomic_store_n(&rt.finishing, 1, __ATOMIC_RELEASE);
         PMIx_Finalize(NULL, 0);
         rt.pmix_up = 0;
     }

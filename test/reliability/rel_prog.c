@@ -9,6 +9,8 @@
  *   bad_team        every PE calls a reduction on SHMEM_TEAM_INVALID
  *   after_finalize  every PE calls shmem_int_p after shmem_finalize
  *   bad_session     every PE starts a context session with an unknown config_mask bit
+ *   hang            PE 0 prints "ready" and PE 1 computes forever while the others wait
+ *                   in a barrier (for killing the launcher)
  */
 #include <shmem.h>
 #include <signal.h>
@@ -38,7 +40,14 @@ int main(int argc, char **argv)
         shmem_ctx_session_config_t cfg = { 0 };
         shmem_ctx_session_start(SHMEM_CTX_DEFAULT, 0, &cfg, 0x100);
     }
+    if (strcmp(mode, "hang") == 0 && me == 0) {
+        printf("ready\n");
+        fflush(stdout);
+    }
     if (me == victim) {
+        if (strcmp(mode, "hang") == 0)
+            for (volatile unsigned long n = 0;; n++)
+                ;
         if (strcmp(mode, "global_exit") == 0)
             shmem_global_exit(3);
         if (strcmp(mode, "kill") == 0)
