@@ -35,6 +35,10 @@
  * --target-wait fd opens the CQ with a wait fd, as ofishmem's target endpoint has one
  * (so that a PE can sleep until an operation aimed at it arrives): the process still
  * spins, the provider's cost of keeping the wait object is what it measures.
+ * --endpoints 2 shapes it like ofishmem: operations go out through one endpoint and
+ * arrive at the peer's other one (the target endpoint, whose address is the one
+ * exchanged; with --target-wait fd it is the target's CQ that has the wait fd), and
+ * polling reads both CQs.  Not with providers that need FI_MR_ENDPOINT.
  */
 #include "bench.h"
 
@@ -80,6 +84,8 @@ static struct {
     struct fid_ep *ep;
     struct fid_av *av;
     struct fid_cq *cq;
+    struct fid_ep *tep; /* --endpoints 2: the target endpoint (else NULL) */
+    struct fid_cq *tcq;
     struct fid_cntr *pcntr, *gcntr;
     struct fid_mr *mr;
     void *desc;
@@ -117,16 +123,24 @@ static struct {
             DIE("%s: %s (%zd)", #call, fi_strerror((int)-rc_), rc_); \
     } while (0)
 
-static void progress(void)
+static void poll_cq(struct fid_cq *cq, const char *what)
 {
     struct fi_cq_entry e[4];
-    ssize_t n = fi_cq_read(R.cq, e, 4);
+    ssize_t n = fi_cq_read(cq, e, 4);
 
     if (n < 0 && n != -FI_EAGAIN) {
         struct fi_cq_err_entry err = { 0 };
-        fi_cq_readerr(R.cq, &err, 0);
-        DIE("fi_cq_read: %s (err %d: %s)", fi_strerror((int)-n), err.err, fi_strerror(err.err));
+        fi_cq_readerr(cq, &err, 0);
+        DIE("fi_cq_read (%s): %s (err %d: %s)", what, fi_strerror((int)-n), err.err,
+            fi_strerror(err.err));
     }
+}
+
+static void progress(void)
+{
+    poll_cq(R.cq, "endpoint");
+    if (R.tcq) /* only ever holds errors */
+        poll_cq(R.tcq, "target endpoint");
 }
 
 static void wait_cntr(struct fid_cntr *c, uint64_t v)
@@ -260,7 +274,22 @@ static void fence(void)
         DIE("PMIx_Fence failed");
 }
 
-static void setup(const char *prov, const char *complete_mode, int wait_fd)
+static struct fid_cq *open_cq(struct fi_cq_attr *attr, int wait_fd)
+{
+    struct fid_cq *cq;
+    int ret;
+
+    attr->wait_obj = wait_fd ? FI_WAIT_FD : FI_WAIT_NONE;
+    ret = fi_cq_open(R.domain, attr, &cq, NULL);
+    if (ret && wait_fd)
+        DIE("--target-wait fd: %s has no CQ with a wait fd: %s", R.info->fabric_attr->prov_name,
+            fi_strerror(-ret));
+    if (ret)
+        DIE("fi_cq_open: %s (%d)", fi_strerror(-ret), ret);
+    return cq;
+}
+
+static void setup(const char *prov, const char *complete_mode, int wait_fd, int two_ep)
 {
     struct fi_info *h = fi_allocinfo(), *res = NULL;
     struct fi_av_attr av_attr = { .type = FI_AV_TABLE, .count = 2 };
@@ -302,16 +331,20 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd)
 
     CK(fi_fabric(res->fabric_attr, &R.fabric, NULL));
     CK(fi_domain(R.fabric, res, &R.domain, NULL));
+    if (two_ep && (res->domain_attr->mr_mode & FI_MR_ENDPOINT))
+        DIE("--endpoints 2: %s needs FI_MR_ENDPOINT, not done here", res->fabric_attr->prov_name);
     CK(fi_endpoint(R.domain, res, &R.ep, NULL));
     CK(fi_av_open(R.domain, &av_attr, &R.av, NULL));
-    if (wait_fd) {
-        cq_attr.wait_obj = FI_WAIT_FD;
-        int ret = fi_cq_open(R.domain, &cq_attr, &R.cq, NULL);
-        if (ret)
-            DIE("--target-wait fd: %s has no CQ with a wait fd: %s", res->fabric_attr->prov_name,
-                fi_strerror(-ret));
+    if (two_ep) {
+        /* the target endpoint: its own CQ, the same AV (peers' target addresses) */
+        CK(fi_endpoint(R.domain, res, &R.tep, NULL));
+        R.tcq = open_cq(&cq_attr, wait_fd);
+        CK(fi_ep_bind(R.tep, &R.av->fid, 0));
+        CK(fi_ep_bind(R.tep, &R.tcq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION));
+        CK(fi_enable(R.tep));
+        R.cq = open_cq(&cq_attr, 0);
     } else
-        CK(fi_cq_open(R.domain, &cq_attr, &R.cq, NULL));
+        R.cq = open_cq(&cq_attr, wait_fd);
     CK(fi_cntr_open(R.domain, &cntr_attr, &R.pcntr, NULL));
     CK(fi_cntr_open(R.domain, &cntr_attr, &R.gcntr, NULL));
     CK(fi_ep_bind(R.ep, &R.av->fid, 0));
@@ -334,7 +367,7 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd)
     mine.base = (uint64_t)(uintptr_t)R.mem;
     mine.key = fi_mr_key(R.mr);
     len = sizeof(mine.name);
-    CK(fi_getname(&R.ep->fid, mine.name, &len));
+    CK(fi_getname(R.tep ? &R.tep->fid : &R.ep->fid, mine.name, &len));
     mine.namelen = (uint32_t)len;
     pmix_exchange(&mine, &theirs);
     {
@@ -349,8 +382,10 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd)
     R.rbase = theirs.base;
     R.rkey = theirs.key;
     if (R.me == 0) {
-        printf("# ofi_raw: provider %s, %s completion, inject <= %zu B\n",
-               res->fabric_attr->prov_name, R.dc ? "delivery" : "transmit + flush read", R.inject);
+        printf("# ofi_raw: provider %s, %s completion, inject <= %zu B, %s%s\n",
+               res->fabric_attr->prov_name, R.dc ? "delivery" : "transmit + flush read", R.inject,
+               R.tep ? "initiator and target endpoints" : "one endpoint",
+               wait_fd ? ", target CQ with a wait fd" : "");
         fflush(stdout);
     }
 }
@@ -447,7 +482,7 @@ int main(int argc, char **argv)
     struct bench_opts o;
     const char *prov = getenv("SHMEM_OFI_PROVIDER"), *cmode = NULL;
     char *args[16];
-    int nargs = 0, do_lat = 1, do_bw = 1, do_rate = 1, wait_fd = 0;
+    int nargs = 0, do_lat = 1, do_bw = 1, do_rate = 1, wait_fd = 0, two_ep = 0;
 
     if (!prov || !*prov)
         prov = getenv("FI_PROVIDER");
@@ -460,6 +495,8 @@ int main(int argc, char **argv)
             cmode = argv[++i];
         else if (strcmp(argv[i], "--target-wait") == 0 && i + 1 < argc)
             wait_fd = strcmp(argv[++i], "fd") == 0;
+        else if (strcmp(argv[i], "--endpoints") == 0 && i + 1 < argc)
+            two_ep = atoi(argv[++i]) == 2;
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             const char *w = argv[++i];
             do_lat = strstr(w, "lat") != NULL;
@@ -470,7 +507,7 @@ int main(int argc, char **argv)
     }
     if (bench_parse(nargs, args, &o) != 0) {
         fprintf(stderr, "  ofi_raw also takes --provider NAME, --complete flush|delivery, "
-                        "--target-wait fd, --only lat,bw,rate\n");
+                        "--target-wait fd, --endpoints 1|2, --only lat,bw,rate\n");
         return 2;
     }
     if (PMIx_Init(&R.proc, NULL, 0) != PMIX_SUCCESS)
@@ -487,7 +524,7 @@ int main(int argc, char **argv)
         PMIX_VALUE_RELEASE(pv);
     }
     R.max = o.max_size < 8 ? 8 : o.max_size;
-    setup(prov, cmode, wait_fd);
+    setup(prov, cmode, wait_fd, two_ep);
     src_small = R.mem + W_SRC; /* registered, for FI_MR_LOCAL providers */
     char *tbuf = R.mem + CTRL, *sbuf = R.mem + CTRL + R.max;
     memset(sbuf, R.me + 1, R.max);
@@ -591,6 +628,10 @@ int main(int argc, char **argv)
     fence();
     fi_close(&R.mr->fid);
     fi_close(&R.ep->fid);
+    if (R.tep) {
+        fi_close(&R.tep->fid);
+        fi_close(&R.tcq->fid);
+    }
     fi_close(&R.pcntr->fid);
     fi_close(&R.gcntr->fid);
     fi_close(&R.cq->fid);
