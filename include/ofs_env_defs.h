@@ -14,6 +14,9 @@ OFS_ENV(SYMMETRIC_SIZE, SIZE, "512M",
 OFS_ENV(DEBUG, BOOL, "0", "Print debugging messages and turn on the costlier argument checks")
 OFS_ENV(INFO, BOOL, "0", "Print every parameter with its value and help at init (PE 0)")
 OFS_ENV(VERSION, BOOL, "0", "Print the library version at init (PE 0)")
+OFS_ENV(ORPHAN_GRACE, LONG, "30",
+        "Seconds a PE whose launcher died has to end after the SIGTERM it sends itself (its "
+        "handlers run) before it exits regardless")
 
 /* routing between transports */
 OFS_ENV(LOCAL_TRANSPORT, STRING, "shm",

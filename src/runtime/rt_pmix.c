@@ -5,7 +5,10 @@
  */
 #include "rt.h"
 
+#include <errno.h>
 #include <pmix.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,13 +138,45 @@ static ofs_status_t rt_locality(int *real_local, int n_real)
     return OFS_OK;
 }
 
+/* An orphan whose SIGTERM handler let it live (or that ignores SIGTERM) still ends,
+ * SHMEM_ORPHAN_GRACE seconds later: nobody else will end it. */
+static void *rt_orphan_timer(void *arg)
+{
+    struct timespec ts = { (time_t)(intptr_t)arg, 0 };
+
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+    ofs_log_error("PE %d still runs %lds after losing its launcher: exiting", ofs_g.my_pe,
+                  (long)(intptr_t)arg);
+    _exit(128 + SIGTERM);
+    return NULL;
+}
+
+static void rt_orphan_timer_start(long grace)
+{
+    pthread_t t;
+    pthread_attr_t a;
+    sigset_t all, old;
+
+    /* the timer thread takes no signals: the program's handlers run elsewhere */
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &a, rt_orphan_timer, (void *)(intptr_t)grace) != 0)
+        ofs_log_error("PE %d: no thread to end it should SIGTERM not", ofs_g.my_pe);
+    pthread_attr_destroy(&a);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 /* The launcher's PMIx server is gone while this PE runs: the launcher was killed
  * without taking its PEs down (Open MPI's mpiexec exits at once on a second SIGINT or
  * SIGTERM, and `timeout` sends two: one to it, one to its process group), or a node
  * daemon died.  Nobody else will end this PE, and one computing or waiting for a dead
  * peer would run on forever at full speed, so it ends itself: SIGTERM, so that
- * handlers (the program's, libfabric shm's region cleanup) run.  Called on PMIx's
- * thread, whatever the application's threads are doing. */
+ * handlers (the program's, libfabric shm's region cleanup) run, and exits
+ * SHMEM_ORPHAN_GRACE seconds later if it is still there.  Called on PMIx's thread,
+ * whatever the application's threads are doing. */
 static void rt_lost_server(size_t id, pmix_status_t status, const pmix_proc_t *source,
                            pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
                            pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
@@ -153,6 +188,7 @@ static void rt_lost_server(size_t id, pmix_status_t status, const pmix_proc_t *s
         return;
     ofs_log_error("PE %d lost its launcher (PMIx: %s): ending it with SIGTERM", ofs_g.my_pe,
                   PMIx_Error_string(status));
+    rt_orphan_timer_start(ofs_g.params.ORPHAN_GRACE > 0 ? ofs_g.params.ORPHAN_GRACE : 0);
     kill(getpid(), SIGTERM);
 }
 

@@ -3,8 +3,11 @@
 # SIGTERMs (what `timeout` does: one to it, one to its process group; mpiexec then
 # exits at once without taking its PEs down).  Every PE must end by itself within
 # 10 s -- one computing outside the library, the others waiting in a barrier -- and
-# leave nothing in /dev/shm.  Usage: launcher_lost.sh [NPES]
+# leave nothing in /dev/shm.  Usage: launcher_lost.sh [NPES [MODE]]; MODE hang_noterm:
+# every PE ignores SIGTERM and SIGPIPE, so it is SHMEM_ORPHAN_GRACE (set it low) that
+# ends them.
 npes=${1:-4}
+mode=${2:-hang}
 oshrun=${OSHRUN:-scripts/oshrun}
 prog=test/reliability/rel_prog
 fail=0
@@ -17,7 +20,7 @@ objects() { ls /dev/shm | grep '^ofishmem-' | sort; }
 before=$(objects)
 for how in KILL TERM2; do
     out=$(mktemp) err=$(mktemp)
-    "$oshrun" -n "$npes" "$prog" hang >"$out" 2>"$err" &
+    "$oshrun" -n "$npes" "$prog" "$mode" >"$out" 2>"$err" &
     launcher=$!
     for i in $(seq 200); do
         grep -q ready "$out" && break

@@ -11,6 +11,7 @@
  *   bad_session     every PE starts a context session with an unknown config_mask bit
  *   hang            PE 0 prints "ready" and PE 1 computes forever while the others wait
  *                   in a barrier (for killing the launcher)
+ *   hang_noterm     the same, every PE ignoring SIGTERM and SIGPIPE
  */
 #include <shmem.h>
 #include <signal.h>
@@ -39,6 +40,12 @@ int main(int argc, char **argv)
     if (strcmp(mode, "bad_session") == 0) {
         shmem_ctx_session_config_t cfg = { 0 };
         shmem_ctx_session_start(SHMEM_CTX_DEFAULT, 0, &cfg, 0x100);
+    }
+    if (strcmp(mode, "hang_noterm") == 0) {
+        signal(SIGTERM, SIG_IGN);
+        signal(SIGPIPE, SIG_IGN); /* a write to the dead launcher must not end it either */
+        mode = "hang";
+        shmem_barrier_all();
     }
     if (strcmp(mode, "hang") == 0 && me == 0) {
         printf("ready\n");
