@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <pmix.h>
 #include <pthread.h>
-#include <stdint.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,7 +164,8 @@ static void rt_orphan_timer_start(long grace)
     pthread_attr_init(&a);
     pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
     if (pthread_create(&t, &a, rt_orphan_timer, (void *)(intptr_t)grace) != 0)
-        ofs_log_error("PE %d: no thread to end it should SIGTERM not", ofs_g.my_pe);
+        ofs_log_error("PE %d: cannot start the thread that ends it if SIGTERM does not",
+                      ofs_g.my_pe);
     pthread_attr_destroy(&a);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
