@@ -5,9 +5,10 @@
 # that stderr matches PATTERN (egrep; '' for none), that no PE process is left, and that
 # /dev/shm holds the same ofishmem objects before and after.
 npes=$1; want=$2; secs=$3; pattern=$4; shift 5
+. "$(dirname "$0")/lib.sh"
 oshrun=${OSHRUN:-scripts/oshrun}
 prog=$1
-before=$(ls /dev/shm | grep '^ofishmem-' | sort)
+before=$(shm_objects)
 start=$(date +%s%N)
 if [ "$npes" = 0 ]; then
     timeout -k 2 $((secs + 20)) "$@" >out.$$ 2>err.$$
@@ -29,18 +30,10 @@ if [ -n "$pattern" ] && ! grep -Eq "$pattern" err.$$; then
     echo "stderr does not match: $pattern"; fail=1
 fi
 sleep 0.3
-base=$(basename "$prog")
-# live (non-zombie) processes of the program: none may survive the job
-# (only this build's: other builds on the machine may be running their own tests)
-stray=$(ps -C "$base" -o pid=,stat=,args= 2>/dev/null | awk -v d="$PWD/" '$2 !~ /^Z/ && index($3, d) == 1 {print $1}')
+# no process of the program may survive the job
+stray=$(live_procs "$(basename "$prog")")
 [ -z "$stray" ] || { echo "stray processes left: $stray"; ps -o pid,stat,args -p $stray; fail=1; }
-# objects that appeared and stayed: look twice, a second apart, so that another job's
-# objects (named only for the moment of its start-up) are not counted
-added=$(comm -13 <(echo "$before") <(ls /dev/shm | grep '^ofishmem-' | sort))
-if [ -n "$added" ]; then
-    sleep 1
-    added=$(comm -12 <(echo "$added") <(ls /dev/shm | grep '^ofishmem-' | sort))
-fi
+added=$(shm_objects_added "$before")
 [ -z "$added" ] || { echo "left in /dev/shm: $added"; fail=1; }
 rm -f out.$$ err.$$
 echo "exit $rc in $ms ms"

@@ -6,18 +6,13 @@
 # leave nothing in /dev/shm.  Usage: launcher_lost.sh [NPES [MODE]]; MODE hang_noterm:
 # every PE ignores SIGTERM and SIGPIPE, so it is SHMEM_ORPHAN_GRACE (set it low) that
 # ends them.
+. "$(dirname "$0")/lib.sh"
 npes=${1:-4}
 mode=${2:-hang}
 oshrun=${OSHRUN:-scripts/oshrun}
 prog=test/reliability/rel_prog
 fail=0
-# live (non-zombie) processes of this build's rel_prog
-pes() {
-    ps -C rel_prog -o pid=,stat=,args= 2>/dev/null |
-        awk -v d="$PWD/" '$2 !~ /^Z/ && index($3, d) == 1 {print $1}'
-}
-objects() { ls /dev/shm | grep '^ofishmem-' | sort; }
-before=$(objects)
+before=$(shm_objects)
 for how in KILL TERM2; do
     out=$(mktemp) err=$(mktemp)
     "$oshrun" -n "$npes" "$prog" "$mode" >"$out" 2>"$err" &
@@ -29,7 +24,7 @@ for how in KILL TERM2; do
     if ! grep -q ready "$out"; then
         echo "$how: the job did not start"; cat "$err"; fail=1
     fi
-    running=$(pes | wc -l)
+    running=$(live_procs rel_prog | wc -l)
     echo "$how: $running PE process(es) running, launcher $launcher"
     if [ "$how" = KILL ]; then
         kill -KILL "$launcher"
@@ -39,7 +34,7 @@ for how in KILL TERM2; do
     wait "$launcher" 2>/dev/null
     left=
     for i in $(seq 100); do
-        left=$(pes)
+        left=$(live_procs rel_prog)
         [ -z "$left" ] && break
         sleep 0.1
     done
@@ -52,7 +47,6 @@ for how in KILL TERM2; do
     fi
     rm -f "$out" "$err"
 done
-sleep 1
-added=$(comm -13 <(echo "$before") <(objects))
+added=$(shm_objects_added "$before")
 [ -z "$added" ] || { echo "left in /dev/shm: $added"; fail=1; }
 exit $fail
