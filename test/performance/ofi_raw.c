@@ -493,11 +493,15 @@ int main(int argc, char **argv)
             prov = argv[++i];
         else if (strcmp(argv[i], "--complete") == 0 && i + 1 < argc)
             cmode = argv[++i];
-        else if (strcmp(argv[i], "--target-wait") == 0 && i + 1 < argc)
-            wait_fd = strcmp(argv[++i], "fd") == 0;
-        else if (strcmp(argv[i], "--endpoints") == 0 && i + 1 < argc)
-            two_ep = atoi(argv[++i]) == 2;
-        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+        else if (strcmp(argv[i], "--target-wait") == 0 && i + 1 < argc) {
+            if (strcmp(argv[++i], "fd") != 0)
+                DIE("--target-wait %s: only 'fd' is known", argv[i]);
+            wait_fd = 1;
+        } else if (strcmp(argv[i], "--endpoints") == 0 && i + 1 < argc) {
+            if (strcmp(argv[++i], "1") != 0 && strcmp(argv[i], "2") != 0)
+                DIE("--endpoints %s: 1 or 2", argv[i]);
+            two_ep = argv[i][0] == '2';
+        } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             const char *w = argv[++i];
             do_lat = strstr(w, "lat") != NULL;
             do_bw = strstr(w, "bw") != NULL;
