@@ -2,7 +2,7 @@
 # make check.  Only the public API is used, so scripts/bench-compare.sh also builds
 # these sources with another implementation's oshcc.
 PERF_PROGS = test/performance/perf_machine test/performance/perf_cma test/performance/perf_lat \
-	test/performance/perf_bw test/performance/perf_rate test/performance/perf_barrier \
+	test/performance/perf_bw test/performance/perf_rate test/performance/perf_barrier test/performance/perf_pingpong \
 	test/performance/ofi_raw
 EXTRA_PROGRAMS = $(PERF_PROGS)
 CLEANFILES += $(PERF_PROGS)
@@ -25,3 +25,5 @@ EXTRA_DIST += scripts/bench-compare.sh scripts/ofi-compare.sh scripts/check-form
 # The raw-libfabric yardstick of the OFI route (libfabric + PMIx, no libsma).
 test_performance_ofi_raw_SOURCES = test/performance/ofi_raw.c
 test_performance_ofi_raw_LDADD = $(ofi_LIBS) $(pmix_LIBS)
+test_performance_perf_pingpong_SOURCES = test/performance/perf_pingpong.c
+test_performance_perf_pingpong_LDADD = $(TEST_LDADD)

@@ -142,8 +142,12 @@ struct ofi_state {
     pthread_t thread;
     int thread_running;
     volatile int thread_stop;
-    int attending; /* application threads waiting in the library (ofi_attend) */
-    int parked;    /* the progress thread sleeps until attending drops to 0 */
+    int attending;          /* application threads waiting in the library (ofi_attend) */
+    unsigned attends;       /* waits for other PEs started so far */
+    int64_t wait_end_ns;    /* when the last of them ended */
+    int64_t outside_avg_ns; /* running average of the time between them */
+    int parked;             /* the progress thread stands by on the attending count */
+    int serve_now;          /* the last waiter left and woke it */
 };
 extern struct ofi_state ofi_g OFS_HIDDEN;
 
@@ -254,6 +258,7 @@ void ofi_progress(void) OFS_HIDDEN;
 int ofi_traffic(void) OFS_HIDDEN;
 int ofi_wait_sleep(long ns) OFS_HIDDEN;
 void ofi_attend(int delta) OFS_HIDDEN;
+void ofi_attend_ctx(int delta) OFS_HIDDEN;
 /* Drive the target endpoint once (thread-safe). */
 void ofi_target_poll(void) OFS_HIDDEN;
 

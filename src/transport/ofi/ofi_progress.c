@@ -95,17 +95,62 @@ int ofi_traffic(void)
     return __atomic_exchange_n(&app_seen, v, __ATOMIC_RELAXED) != v;
 }
 
-/* An application thread starts (+1) or ends (-1) waiting in the library.  Not counted
- * with more PEs than CPUs on the node: a waiter there yields the CPU to the others and
- * may not run for a while, so the thread keeps serving (a dissemination barrier of 4
- * PEs on 2 cores over the shm provider: 30 us with it, 55 us without). */
+static int64_t ofi_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* A PE that spends less than this outside the library between its waits for other
+ * PEs (on a running average) is in a conversation (put, wait_until, put, ...): the ends
+ * of its waits leave the progress thread standing by. */
+#define OFI_CONVERSATION_NS 200000
+
+static void ofi_attend_wake(int delta, int keep_standby)
+{
+    if (__atomic_add_fetch(&ofi_g.attending, delta, __ATOMIC_SEQ_CST) == 0 && delta < 0 &&
+        !keep_standby && __atomic_load_n(&ofi_g.parked, __ATOMIC_SEQ_CST)) {
+        __atomic_store_n(&ofi_g.serve_now, 1, __ATOMIC_SEQ_CST);
+        syscall(SYS_futex, &ofi_g.attending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    }
+}
+
+/* An application thread starts (+1) or ends (-1) waiting in the library for other PEs
+ * (wait_until, barrier, a lock: comm_wait_backoff).  Not counted with more PEs than
+ * CPUs on the node: a waiter there yields the CPU to the others and may not run for a
+ * while, so the thread keeps serving (a dissemination barrier of 4 PEs on 2 cores over
+ * the shm provider: 30 us with it, 55 us without).  The end of the last waiter wakes
+ * the thread, unless the PE is in a conversation: in a ping-pong (put, wait_until,
+ * put, ...) that wake came once per message, and a context switch per message made
+ * 8-byte put-with-signal round trips over tcp;ofi_rxm 2.2x as long (see
+ * ofi_progress_main for how long the thread stands by then).  The average is a hint
+ * (several application threads update it without a lock), so is the decision. */
 void ofi_attend(int delta)
 {
     if (ofs_g.oversubscribed)
         return;
-    if (__atomic_add_fetch(&ofi_g.attending, delta, __ATOMIC_SEQ_CST) == 0 &&
-        __atomic_load_n(&ofi_g.parked, __ATOMIC_SEQ_CST))
-        syscall(SYS_futex, &ofi_g.attending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    int64_t t = ofi_now_ns();
+    if (delta > 0) {
+        int64_t out = t - __atomic_load_n(&ofi_g.wait_end_ns, __ATOMIC_RELAXED);
+        int64_t avg = __atomic_load_n(&ofi_g.outside_avg_ns, __ATOMIC_RELAXED);
+        __atomic_store_n(&ofi_g.outside_avg_ns, avg + (out - avg) / 4, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&ofi_g.attends, 1, __ATOMIC_RELAXED);
+    } else
+        __atomic_store_n(&ofi_g.wait_end_ns, t, __ATOMIC_RELAXED);
+    ofi_attend_wake(delta,
+                    __atomic_load_n(&ofi_g.outside_avg_ns, __ATOMIC_RELAXED) < OFI_CONVERSATION_NS);
+}
+
+/* The same for a wait for this PE's own operations (quiet, a blocking get or fetching
+ * atomic past its spin phase: ofi_ctx_wait).  Its end always wakes the thread: the PE
+ * may go back to polling memory outside the library at once (put, quiet, spin: the
+ * thread must answer the peer's put). */
+void ofi_attend_ctx(int delta)
+{
+    if (ofs_g.oversubscribed)
+        return;
+    ofi_attend_wake(delta, 0);
 }
 
 /* The sleep step of the library's wait loops (DESIGN rule 3): on the target CQ's wait
@@ -130,21 +175,14 @@ int ofi_wait_sleep(long ns)
     return 0;
 }
 
-/* Longest stand-by of the thread while the application waits in the library (whose
- * wait loops poll at least every ~150 us: the longest sleep step, 100 us, plus timer
- * slack). */
+/* Longest stand-by step of the thread while the application waits in the library
+ * (whose wait loops poll at least every ~150 us: the longest sleep step, 100 us, plus
+ * timer slack). */
 #define OFI_PARK_NS 1000000
 /* A sched_yield slower than this gave the CPU to somebody else; then the thread
  * sleeps instead of yielding for OFI_BUSY_BACKOFF_NS. */
 #define OFI_YIELD_SLOW_NS 30000
 #define OFI_BUSY_BACKOFF_NS 10000000
-
-static int64_t ofi_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /* Did anything aimed at this PE arrive since the last look?  With FI_RMA_EVENT the
  * target counter says so (reading it also drives the provider); with a wait fd, a
@@ -180,6 +218,9 @@ static void *ofi_progress_main(void *arg)
     int64_t last = 0;
     uint64_t seen = 0;
     unsigned long app_polls = 0;
+    unsigned seen_attends = 0;
+    /* one stand-by step: OFI_PARK_NS, or SHMEM_PROGRESS_INTERVAL if shorter */
+    const int64_t park_ns = max_ns < OFI_PARK_NS ? max_ns : OFI_PARK_NS;
     int64_t busy_until = 0; /* no yielding before then: the CPU is contended */
 
     (void)arg;
@@ -191,28 +232,37 @@ static void *ofi_progress_main(void *arg)
      * of 7.5 us (fetch-add to an idle target: 27 us instead of 57 us) */
     const int64_t min_ns = max_ns / 10 > 1000 ? max_ns / 10 : 1000;
     while (!__atomic_load_n(&ofi_g.thread_stop, __ATOMIC_ACQUIRE)) {
-        ofi_target_poll_cq();
-        int64_t now = ofi_now_ns();
-        if ((hot_ns > 0 || ofi_g.tcntr) && ofi_target_activity(&seen))
-            last = now;
-        /* While an application thread waits in the library (and polls the endpoint,
-         * sleeping on the wait fd itself), stand by on the attendance count rather
-         * than compete with it for the CPU and the endpoint: a thread woken by every
-         * message aimed at a PE that was polling anyway put 8-byte gets over
-         * tcp;ofi_rxm at 2-3x raw libfabric.  The last waiter to leave wakes it.  A
-         * waiter that stopped polling (asleep on a futex, or a wait loop that forgot to
-         * leave) is not trusted beyond one OFI_PARK_NS without a poll. */
+        /* While the application waits in the library (and polls the endpoint, sleeping
+         * on the wait fd itself), stand by rather than compete with it for the CPU and
+         * the endpoint: a thread woken by every message aimed at a PE that was polling
+         * anyway put 8-byte gets over tcp;ofi_rxm at 2-3x raw libfabric.  The last
+         * waiter to leave wakes the thread, except in a conversation (ofi_attend): then
+         * the stand-by lasts for as long as the application keeps starting waits for
+         * other PEs, since a thread woken by the fd between two waits cost as much as
+         * one woken at the end of each (medians of 8-byte round trips over tcp;ofi_rxm:
+         * 45 us either way, 19.5 us without a thread).  A PE that leaves its last wait
+         * of a conversation is served again within two stand-by steps.  A waiter that
+         * stopped polling (asleep on a futex, or a wait loop that forgot to leave) is
+         * not trusted beyond one step without a poll. */
         int att = __atomic_load_n(&ofi_g.attending, __ATOMIC_SEQ_CST);
         unsigned long polls = __atomic_load_n(&ofi_app_polls, __ATOMIC_RELAXED);
-        if (att > 0 && polls != app_polls) {
-            struct timespec ts = { 0, OFI_PARK_NS };
+        unsigned attends = __atomic_load_n(&ofi_g.attends, __ATOMIC_RELAXED);
+        if (__atomic_exchange_n(&ofi_g.serve_now, 0, __ATOMIC_SEQ_CST))
+            seen_attends = attends; /* woken by the last waiter to leave: serve */
+        else if ((att > 0 && polls != app_polls) || attends != seen_attends) {
+            struct timespec ts = { park_ns / 1000000000LL, park_ns % 1000000000LL };
             app_polls = polls;
+            seen_attends = attends;
             __atomic_store_n(&ofi_g.parked, 1, __ATOMIC_SEQ_CST);
-            if (__atomic_load_n(&ofi_g.attending, __ATOMIC_SEQ_CST) > 0)
+            if (__atomic_load_n(&ofi_g.attending, __ATOMIC_SEQ_CST) == att)
                 syscall(SYS_futex, &ofi_g.attending, FUTEX_WAIT_PRIVATE, att, &ts, NULL, 0);
             __atomic_store_n(&ofi_g.parked, 0, __ATOMIC_SEQ_CST);
             continue;
         }
+        ofi_target_poll_cq();
+        int64_t now = ofi_now_ns();
+        if ((hot_ns > 0 || ofi_g.tcntr) && ofi_target_activity(&seen))
+            last = now;
         int64_t idle = now - last;
         if (idle < hot_ns && now >= busy_until) {
             /* a yield that took long means another thread wants this CPU (our own PE

@@ -120,7 +120,7 @@ void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
             if (puts && gets)
                 c->nbi_used = 0;
             if (attending)
-                ofi_attend(-1);
+                ofi_attend_ctx(-1);
             return;
         }
         /* a wait that outlasts the spin phase lets the progress thread stand by;
@@ -129,7 +129,7 @@ void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
          * tcp;ofi_rxm 1.06-1.22x raw libfabric counted from the start, 0.95-1.0x so) */
         if (!attending && iter >= OFI_SPINS) {
             attending = 1;
-            ofi_attend(1);
+            ofi_attend_ctx(1);
         }
         if (++round % OFI_WAIT_FULL != 0 && iter < OFI_SPINS) {
             iter++;
