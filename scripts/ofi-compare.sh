@@ -1,19 +1,23 @@
 #!/bin/sh
 # ofi-compare.sh: ofishmem's OFI route against raw libfabric on the same provider.
 # For each provider, in turns (rounds), runs test/performance/ofi_raw (libfabric + PMIx
-# only) and perf_lat, perf_bw, perf_rate with SHMEM_LOCAL_TRANSPORT=ofi, 2 PEs; keeps
-# the best of the rounds per test and size and prints ofishmem/raw time ratios (the
-# target is <= 1.10).  Where the provider has a CQ wait fd (tcp;ofi_rxm), raw's latency
+# only) and perf_lat, perf_bw, perf_rate, perf_pingpong with SHMEM_LOCAL_TRANSPORT=ofi,
+# 2 PEs; keeps the best of the rounds per test and size and prints ofishmem/raw time
+# ratios (the target is <= 1.10).  Where the provider has a CQ wait fd (tcp;ofi_rxm), raw's latency
 # tests run a second time with its target keeping one (ofi_raw --target-wait fd), as
 # ofishmem's target does so that a PE can sleep until an operation aimed at it
-# arrives; the last column is ofishmem's time over that.
+# arrives; the column after the ratio is ofishmem's time over that.  The message
+# ping-pong (perf_pingpong: putmem_signal + signal_wait_until, 1 B .. BENCH_MAX) is
+# also set against libfabric's own fi_pingpong (libfabric-bin: send/recv on an RDM
+# endpoint of the same provider, usec/xfer), in the last column.
 #
 # usage: scripts/ofi-compare.sh [-b BUILD_DIR] [-o OUT_DIR] [-p "PROV1 PROV2"]
 #   BUILD_DIR  a configured ofishmem build tree (default: _build next to this script)
 #   OUT_DIR    CSV files, logs and table.txt (default: BUILD_DIR/bench-ofi)
 #   PROVs      providers, space separated (default: "shm tcp;ofi_rxm")
 # Environment: BENCH_REPEAT rounds (default 3), BENCH_ITERS iterations of the latency
-#   and rate loops (default 2000), BENCH_MAX largest bandwidth size (default 1 MiB),
+#   and rate loops (default 2000), BENCH_MAX largest bandwidth and ping-pong size
+#   (default 1 MiB),
 #   BENCH_TIMEOUT seconds per run (default 120), and any SHMEM_* knob for ofishmem.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +29,7 @@ while [ $# -gt 0 ]; do
         -b) build=$2; shift ;;
         -o) out=$2; shift ;;
         -p) provs=$2; shift ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
         *) echo "ofi-compare: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
@@ -48,6 +52,35 @@ rm -f "$out"/*.csv "$out"/*.log "$out"/*.none
 # file-name form of a provider name
 tag() { echo "$1" | tr ';' '+'; }
 
+# fi_pingpong (server and client on this host) at perf_pingpong's sizes; one CSV row
+# per size, named like perf_pingpong's rows
+fip() {
+    command -v fi_pingpong >/dev/null || { echo "fi_pingpong not found (libfabric-bin)" >&2; return; }
+    for n in 1 8 64 256 1024 4096 16384 65536 262144 1048576 4194304; do
+        [ "$n" -le "$max" ] || break
+        it=$((268435456 / n)) # as bench_iters: 10000 up to 8 KiB, then 256 MiB / size
+        [ $it -gt 10000 ] && it=10000
+        [ $it -lt 20 ] && it=20
+        port=$((20000 + ($$ + n) % 20000))
+        timeout "$tmo" fi_pingpong -p "$1" -e rdm -I $it -S $n -B $port >/dev/null 2>&1 &
+        srv=$!
+        v=
+        for try in 1 2 3 4 5; do
+            sleep 0.3
+            v=$(timeout "$tmo" fi_pingpong -p "$1" -e rdm -I $it -S $n -P $port 127.0.0.1 2>&1 |
+                awk 'NR > 1 && $1 ~ /^[0-9]/ { print $7 }')
+            [ -n "$v" ] && break
+        done
+        kill $srv 2>/dev/null
+        wait $srv 2>/dev/null
+        if [ -n "$v" ]; then
+            echo "putsig_pingpong,$n,2,$it,$v,,"
+        else
+            echo "fi_pingpong -p '$1' -S $n gave no result" >&2
+        fi
+    done
+}
+
 r=1
 while [ $r -le "$repeat" ]; do
     for p in $provs; do
@@ -61,10 +94,13 @@ while [ $r -le "$repeat" ]; do
                 --iters "$iters" --csv "$out/rawfd.$t.csv" >>"$out/rawfd.$t.log" 2>&1 ||
                 touch "$out/rawfd.$t.none" # no wait fd on this provider
         fi
-        for b in perf_lat perf_bw perf_rate; do
+        say "round $r of $repeat, $p: fi_pingpong"
+        [ -s "$out/fip.$t.csv" ] || echo "test,bytes,npes,iters,usec,mbps,mops" >"$out/fip.$t.csv"
+        fip "$p" >>"$out/fip.$t.csv" 2>>"$out/fip.$t.log"
+        for b in perf_lat perf_bw perf_rate perf_pingpong; do
             say "round $r of $repeat, $p: ofishmem $b"
             a="--iters $iters"
-            [ $b = perf_bw ] && a="$a --max $max"
+            [ $b = perf_bw ] || [ $b = perf_pingpong ] && a="$a --max $max"
             SHMEM_LOCAL_TRANSPORT=ofi SHMEM_OFI_PROVIDER="$p" timeout "$tmo" "$run" -np 2 \
                 "$bin/$b" $a --csv "$out/ofs.$t.csv" >>"$out/ofs.$t.log" 2>&1 ||
                 say "$b ($p) exited with status $?"
@@ -81,15 +117,16 @@ done
         [ -s "$out/raw.$t.csv" ] && [ -s "$out/ofs.$t.csv" ] || { echo; echo "$p: no data"; continue; }
         echo
         echo "provider $p"
-        touch "$out/rawfd.$t.csv"
-        awk -F, -v RAW="$out/raw.$t.csv" -v RAWFD="$out/rawfd.$t.csv" '
+        touch "$out/rawfd.$t.csv" "$out/fip.$t.csv"
+        awk -F, -v RAW="$out/raw.$t.csv" -v RAWFD="$out/rawfd.$t.csv" -v FIP="$out/fip.$t.csv" '
         FNR == 1 { next }
         { k = $1 "," $2 }
         FILENAME == RAW { if (!(k in raw) || $5 < raw[k]) raw[k] = $5; if (!(k in seen)) { seen[k] = 1; order[++n] = k } next }
         FILENAME == RAWFD { if (!(k in fd) || $5 < fd[k]) fd[k] = $5; next }
+        FILENAME == FIP { if ($5 > 0 && (!(k in fp) || $5 < fp[k])) fp[k] = $5; next }
         { if ($3 == 2 && (!(k in ofs) || $5 < ofs[k])) ofs[k] = $5 }
         END {
-            printf "%-18s %8s | %10s %9s | %10s %9s | %6s | %s\n", "test", "bytes", "raw usec", "raw MB/s", "ofs usec", "ofs MB/s", "ratio", "vs raw, target with wait fd"
+            printf "%-18s %8s | %10s %9s | %10s %9s | %6s | %-22s | %s\n", "test", "bytes", "raw usec", "raw MB/s", "ofs usec", "ofs MB/s", "ratio", "vs raw, target wait fd", "vs fi_pingpong"
             for (i = 1; i <= n; i++) {
                 k = order[i]; split(k, a, ",")
                 if (!(k in ofs)) continue
@@ -98,10 +135,11 @@ done
                 ob = ofs[k] > 0 ? a[2] / ofs[k] : 0
                 mark = r > 1.10 ? " *" : "  "
                 fdr = (k in fd) && fd[k] > 0 ? sprintf("%5.2f (%.3f usec)", ofs[k] / fd[k], fd[k]) : ""
-                printf "%-18s %8s | %10.3f %9.0f | %10.3f %9.0f | %5.2f%s | %s\n", a[1], a[2], raw[k], rb,
-                    ofs[k], ob, r, mark, fdr
+                fpr = (k in fp) ? sprintf("%5.2f (%.3f usec)", ofs[k] / fp[k], fp[k]) : ""
+                printf "%-18s %8s | %10.3f %9.0f | %10.3f %9.0f | %5.2f%s | %-22s | %s\n", a[1], a[2], raw[k], rb,
+                    ofs[k], ob, r, mark, fdr, fpr
             }
-        }' "$out/raw.$t.csv" "$out/rawfd.$t.csv" "$out/ofs.$t.csv"
+        }' "$out/raw.$t.csv" "$out/rawfd.$t.csv" "$out/fip.$t.csv" "$out/ofs.$t.csv"
     done
     echo
     echo "* more than 10% over raw libfabric"

@@ -1,8 +1,8 @@
 /*
  * ofi_raw: the raw-libfabric yardstick for ofishmem's OFI route.  Libfabric + PMIx
  * only (no libsma), 2 processes started by scripts/oshrun or mpiexec.  It runs the
- * patterns of perf_lat, perf_bw and perf_rate under the same test names, written with
- * the fewest libfabric calls that give the same guarantees:
+ * patterns of perf_lat, perf_bw, perf_rate and perf_pingpong under the same test
+ * names, written with the fewest libfabric calls that give the same guarantees:
  *
  *   put8_quiet / int_p_quiet  8/4-byte write, then wait until it is in the target's
  *                      memory: fi_writemsg(FI_INJECT|FI_DELIVERY_COMPLETE) + counter
@@ -24,6 +24,11 @@
  *                      flush read where a write was not delivery-complete
  *   put8_rate, add_rate  windows of 64 fi_inject_write / fi_inject_atomic + completion
  *   fetch_add_rate     fetch-adds one after the other on 64 words
+ *   putsig_pingpong    perf_pingpong's message ping-pong (1 B .. --max): the data as
+ *                      put_bw, then (after completing it where the provider does not
+ *                      order writes after writes) an 8-byte signal written like
+ *                      put8_quiet's, the peer polling its signal word; usec per
+ *                      transfer (half a round trip), best of 10 bursts
  *
  * The target process drives progress by polling its CQ (it spins: this is the best
  * raw libfabric can do; ofishmem's target sleeps in a barrier or computes and relies
@@ -97,6 +102,7 @@ static struct {
     int dc;          /* writes and non-fetching atomics complete on delivery */
     int put_visible; /* a completed write is in the target's memory (shm: CMA) */
     int need_flush;  /* transmit-complete writes since the last completion */
+    int ordered_waw; /* the provider orders writes after writes */
     size_t inject;
 } R;
 
@@ -328,6 +334,7 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd, int 
         R.dc = 1;
     res->tx_attr->op_flags &= ~(uint64_t)FI_DELIVERY_COMPLETE;
     R.inject = res->tx_attr->inject_size;
+    R.ordered_waw = (res->tx_attr->msg_order & FI_ORDER_WAW) != 0;
 
     CK(fi_fabric(res->fabric_attr, &R.fabric, NULL));
     CK(fi_domain(R.fabric, res, &R.domain, NULL));
@@ -477,12 +484,53 @@ static void pingpong(const struct bench_opts *o, long iters)
     barrier();
 }
 
+/* perf_pingpong's message ping-pong: len bytes, then an 8-byte signal that must not
+ * overtake them (providers that do not order writes after writes complete the data
+ * first), the peer waiting on the signal word while it polls.  usec per transfer. */
+static void putsig_pingpong(const struct bench_opts *o, size_t len)
+{
+    volatile uint64_t *w = (volatile uint64_t *)(R.mem + W_PP);
+    const char *src = R.mem + CTRL + R.max;
+    long iters = bench_iters(o, len, 10000) / 10;
+    double best = 1e9;
+    static uint64_t v;
+
+    iters = iters < 10 ? 10 : iters;
+    barrier();
+    for (int b = 0; b < 11; b++) { /* the first burst warms up */
+        double t0 = bench_now_us();
+        for (long i = 0; i < iters; i++) {
+            v++;
+            if (R.me == 1)
+                while (*w != v)
+                    progress();
+            if (len <= R.inject)
+                put_small(CTRL, src, len);
+            else
+                put_blocking(CTRL, src, len);
+            if (!R.ordered_waw)
+                complete();
+            put_small(W_PP, &v, 8);
+            if (R.me == 0)
+                while (*w != v)
+                    progress();
+        }
+        double t = (bench_now_us() - t0) / (2.0 * iters);
+        if (b > 0 && t < best)
+            best = t;
+    }
+    complete();
+    if (R.me == 0)
+        bench_row(o, "putsig_pingpong", len, 2, 10 * iters, best);
+    barrier();
+}
+
 int main(int argc, char **argv)
 {
     struct bench_opts o;
     const char *prov = getenv("SHMEM_OFI_PROVIDER"), *cmode = NULL;
     char *args[16];
-    int nargs = 0, do_lat = 1, do_bw = 1, do_rate = 1, wait_fd = 0, two_ep = 0;
+    int nargs = 0, do_lat = 1, do_bw = 1, do_rate = 1, do_pp = 1, wait_fd = 0, two_ep = 0;
 
     if (!prov || !*prov)
         prov = getenv("FI_PROVIDER");
@@ -506,12 +554,13 @@ int main(int argc, char **argv)
             do_lat = strstr(w, "lat") != NULL;
             do_bw = strstr(w, "bw") != NULL;
             do_rate = strstr(w, "rate") != NULL;
+            do_pp = strstr(w, "pingpong") != NULL;
         } else if (nargs < 15)
             args[nargs++] = argv[i];
     }
     if (bench_parse(nargs, args, &o) != 0) {
         fprintf(stderr, "  ofi_raw also takes --provider NAME, --complete flush|delivery, "
-                        "--target-wait fd, --endpoints 1|2, --only lat,bw,rate\n");
+                        "--target-wait fd, --endpoints 1|2, --only lat,bw,rate,pingpong\n");
         return 2;
     }
     if (PMIx_Init(&R.proc, NULL, 0) != PMIX_SUCCESS)
@@ -627,6 +676,16 @@ int main(int argc, char **argv)
             bench_row(&o, "fetch_add_rate", 8, 2, windows / 4 * WINDOW, best);
         }
         barrier();
+    }
+    if (do_pp) {
+        static const size_t small[] = { 1, 8, 64, 256 };
+        if (R.me == 0)
+            bench_header(
+                "raw libfabric put-with-signal ping-pong: usec per transfer (half round trip)");
+        for (size_t k = 0; k < 4 && small[k] <= R.max; k++)
+            putsig_pingpong(&o, small[k]);
+        for (size_t len = 1024; len <= R.max; len *= 4)
+            putsig_pingpong(&o, len);
     }
     barrier();
     fence();
