@@ -2,10 +2,20 @@
  * calling the library while PE 0 does 100 gets, 100 fetch-adds and 100 put+quiet
  * aimed at it.  The target records the wall clock when it re-enters the library, the
  * origin when it finished; the origin must have finished first.  (Both clocks are
- * CLOCK_REALTIME on one machine.)  Other PEs only take part in the barriers. */
+ * CLOCK_REALTIME on one machine.)  Other PEs only take part in the barriers.
+ *
+ * Twice: once after a barrier, once (computing ~1 s) right after a conversation, a
+ * ping-pong of shmem_long_p and shmem_long_wait_until between the two, whose waits
+ * leave the progress thread standing by (see ofi_attend) until it notices that the
+ * target stopped waiting. */
 #include "ofi_test.h"
 
 #include <time.h>
+
+/* public calls of the conversation (see ofi_test.h for why not shmem.h) */
+void shmem_long_p(long *dest, long value, int pe);
+void shmem_long_wait_until(long *ivar, int cmp, long cmp_value);
+#define SHMEM_CMP_EQ 1
 
 #define NOPS 100
 #define COMPUTE_NS 2000000000LL
@@ -21,23 +31,40 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-int main(void)
+static long word[2]; /* the ping-pong: [0] written by PE 0, [1] by the target */
+
+/* the target's side of one round: compute, no library call until the deadline */
+static void compute(int64_t ns)
 {
-    shmem_init();
-    int me = shmem_my_pe(), n = shmem_n_pes(), target = n - 1;
+    volatile double x = 1.0;
+    int64_t end = now_ns() + ns;
+    while (now_ns() < end)
+        for (int k = 0; k < 1000; k++)
+            x = x * 1.0000001 + 1e-9;
+    reentry_ns = now_ns();
+}
+
+static void round_trip(int me, int target, int conversation, int64_t compute_ns, const char *what)
+{
     int64_t done_ns = 0;
 
     for (int i = 0; i < NOPS; i++)
         data[i] = 1000 + i;
+    counter = 0;
     shmem_barrier_all();
+    if (conversation && (me == 0 || me == target)) {
+        for (long i = 1; i <= 2000; i++) {
+            if (me == 0) {
+                shmem_long_p(&word[1], i, target);
+                shmem_long_wait_until(&word[0], SHMEM_CMP_EQ, i);
+            } else {
+                shmem_long_wait_until(&word[1], SHMEM_CMP_EQ, i);
+                shmem_long_p(&word[0], i, 0);
+            }
+        }
+    }
     if (me == target) {
-        /* compute: no library call until the deadline */
-        volatile double x = 1.0;
-        int64_t end = now_ns() + COMPUTE_NS;
-        while (now_ns() < end)
-            for (int k = 0; k < 1000; k++)
-                x = x * 1.0000001 + 1e-9;
-        reentry_ns = now_ns();
+        compute(compute_ns);
     } else if (me == 0) {
         long v, one = 1, old;
         for (int i = 0; i < NOPS; i++) {
@@ -67,13 +94,22 @@ int main(void)
         comm_get(COMM_CTX_DEFAULT, &t, &reentry_ns, sizeof(t), target);
         if (!(done_ns < t))
             fprintf(stderr,
-                    "PE 0: the operations finished %.3f s after the target re-entered "
+                    "PE 0 (%s): the operations finished %.3f s after the target re-entered "
                     "the library: no passive progress\n",
-                    (double)(done_ns - t) / 1e9);
+                    what, (double)(done_ns - t) / 1e9);
         else
-            printf("ofi_progress: done %.3f s before the target re-entered the library\n",
-                   (double)(t - done_ns) / 1e9);
+            printf("ofi_progress (%s): done %.3f s before the target re-entered the library\n",
+                   what, (double)(t - done_ns) / 1e9);
         CHECK(done_ns < t);
     }
+}
+
+int main(void)
+{
+    shmem_init();
+    int me = shmem_my_pe(), n = shmem_n_pes(), target = n - 1;
+
+    round_trip(me, target, 0, COMPUTE_NS, "after a barrier");
+    round_trip(me, target, 1, COMPUTE_NS / 2, "after a conversation");
     return test_finish("ofi_progress");
 }
