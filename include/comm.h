@@ -165,6 +165,8 @@ int comm_wait_sleep(long ns) OFS_HIDDEN;
  * that starts at 0.  Drives progress, spins briefly, then yields, then sleeps in
  * growing steps (at most ~100 us). */
 void comm_wait_backoff(unsigned *iter) OFS_HIDDEN;
+/* One look of a test routine that found nothing (see comm_wait.c). */
+void comm_test_poll(void) OFS_HIDDEN;
 /* Ends the wait of the calling thread that comm_wait_backoff started: call it when a
  * wait loop is done (or is about to sleep without polling, on a futex say), so that a
  * progress thread standing by while this thread polled takes over at once.  Cheap and

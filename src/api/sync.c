@@ -49,7 +49,7 @@ int api_test(const char *r, void *ivar, int cmp, const void *value, size_t size,
     sync_check(r, ivar, 1, size, cmp);
     if (comm_test_cmp(ivar, cmp, value, size, kind == 1, kind == 2))
         return 1;
-    comm_progress(); /* a caller polling test() must still drive progress */
+    comm_test_poll(); /* a caller polling test() must still drive progress */
     return 0;
 }
 
@@ -136,7 +136,7 @@ int api_test_all(const char *r, void *ivars, size_t nelems, const int *status, i
     sync_check(r, ivars, nelems, size, cmp);
     if (sync_all(ivars, nelems, status, cmp, values, vector, size, kind))
         return 1;
-    comm_progress();
+    comm_test_poll();
     return 0;
 }
 
@@ -147,7 +147,7 @@ size_t api_test_any(const char *r, void *ivars, size_t nelems, const int *status
     sync_check(r, ivars, nelems, size, cmp);
     i = sync_any(ivars, nelems, status, cmp, values, vector, size, kind);
     if (i == SIZE_MAX)
-        comm_progress();
+        comm_test_poll();
     return i;
 }
 
@@ -159,7 +159,7 @@ size_t api_test_some(const char *r, void *ivars, size_t nelems, size_t *indices,
     ofs_check_nonnull(r, "indices", indices, nelems);
     n = sync_some(ivars, nelems, indices, status, cmp, values, vector, size, kind);
     if (n == 0)
-        comm_progress();
+        comm_test_poll();
     return n;
 }
 

@@ -4,10 +4,11 @@
  * origin when it finished; the origin must have finished first.  (Both clocks are
  * CLOCK_REALTIME on one machine.)  Other PEs only take part in the barriers.
  *
- * Twice: once after a barrier, once (computing ~1 s) right after a conversation, a
+ * Three times: after a barrier, then (computing ~1 s) right after a conversation, a
  * ping-pong of shmem_long_p and shmem_long_wait_until between the two, whose waits
  * leave the progress thread standing by (see ofi_attend) until it notices that the
- * target stopped waiting. */
+ * target stopped waiting, then (~0.5 s) after one in which the target polls with
+ * shmem_long_test, which counts likewise (comm_test_poll). */
 #include "ofi_test.h"
 
 #include <time.h>
@@ -15,6 +16,7 @@
 /* public calls of the conversation (see ofi_test.h for why not shmem.h) */
 void shmem_long_p(long *dest, long value, int pe);
 void shmem_long_wait_until(long *ivar, int cmp, long cmp_value);
+int shmem_long_test(long *ivar, int cmp, long cmp_value);
 #define SHMEM_CMP_EQ 1
 
 #define NOPS 100
@@ -51,6 +53,7 @@ static void round_trip(int me, int target, int conversation, int64_t compute_ns,
     for (int i = 0; i < NOPS; i++)
         data[i] = 1000 + i;
     counter = 0;
+    word[0] = word[1] = 0;
     shmem_barrier_all();
     if (conversation && (me == 0 || me == target)) {
         for (long i = 1; i <= 2000; i++) {
@@ -58,7 +61,11 @@ static void round_trip(int me, int target, int conversation, int64_t compute_ns,
                 shmem_long_p(&word[1], i, target);
                 shmem_long_wait_until(&word[0], SHMEM_CMP_EQ, i);
             } else {
-                shmem_long_wait_until(&word[1], SHMEM_CMP_EQ, i);
+                if (conversation == 2)
+                    while (!shmem_long_test(&word[1], SHMEM_CMP_EQ, i))
+                        ;
+                else
+                    shmem_long_wait_until(&word[1], SHMEM_CMP_EQ, i);
                 shmem_long_p(&word[0], i, 0);
             }
         }
@@ -111,5 +118,6 @@ int main(void)
 
     round_trip(me, target, 0, COMPUTE_NS, "after a barrier");
     round_trip(me, target, 1, COMPUTE_NS / 2, "after a conversation");
+    round_trip(me, target, 2, COMPUTE_NS / 4, "after a conversation polled with test");
     return test_finish("ofi_progress");
 }
