@@ -107,6 +107,11 @@ static int64_t ofi_now_ns(void)
  * of its waits leave the progress thread standing by. */
 #define OFI_CONVERSATION_NS 200000
 
+static int ofi_conversation(void)
+{
+    return __atomic_load_n(&ofi_g.outside_avg_ns, __ATOMIC_RELAXED) < OFI_CONVERSATION_NS;
+}
+
 static void ofi_attend_wake(int delta, int keep_standby)
 {
     if (__atomic_add_fetch(&ofi_g.attending, delta, __ATOMIC_SEQ_CST) == 0 && delta < 0 &&
@@ -138,8 +143,7 @@ void ofi_attend(int delta)
         __atomic_add_fetch(&ofi_g.attends, 1, __ATOMIC_RELAXED);
     } else
         __atomic_store_n(&ofi_g.wait_end_ns, t, __ATOMIC_RELAXED);
-    ofi_attend_wake(delta,
-                    __atomic_load_n(&ofi_g.outside_avg_ns, __ATOMIC_RELAXED) < OFI_CONVERSATION_NS);
+    ofi_attend_wake(delta, ofi_conversation());
 }
 
 /* The same for a wait for this PE's own operations (quiet, a blocking get or fetching
@@ -249,7 +253,8 @@ static void *ofi_progress_main(void *arg)
         unsigned attends = __atomic_load_n(&ofi_g.attends, __ATOMIC_RELAXED);
         if (__atomic_exchange_n(&ofi_g.serve_now, 0, __ATOMIC_SEQ_CST))
             seen_attends = attends; /* woken by the last waiter to leave: serve */
-        else if ((att > 0 && polls != app_polls) || attends != seen_attends) {
+        else if ((att > 0 && polls != app_polls) ||
+                 (attends != seen_attends && ofi_conversation())) {
             struct timespec ts = { park_ns / 1000000000LL, park_ns % 1000000000LL };
             app_polls = polls;
             seen_attends = attends;
