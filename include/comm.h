@@ -154,7 +154,8 @@ void comm_progress(void) OFS_HIDDEN;
 /* Nonzero when a transport saw operations aimed at this PE arrive since the last call. */
 int comm_traffic(void) OFS_HIDDEN;
 
-/* This thread starts (+1) or stops (-1) waiting in the library (see comm_wait_end). */
+/* This thread starts (TP_ATTEND_START) or stops (TP_ATTEND_END, TP_ATTEND_PAUSE)
+ * waiting in the library (see comm_wait_end, comm_wait_pause). */
 void comm_attend(int delta) OFS_HIDDEN;
 
 /* Sleep at most ns nanoseconds, on the OFI transport's wait object when it has one
@@ -168,11 +169,14 @@ void comm_wait_backoff(unsigned *iter) OFS_HIDDEN;
 /* One look of a test routine that found nothing (see comm_wait.c). */
 void comm_test_poll(void) OFS_HIDDEN;
 /* Ends the wait of the calling thread that comm_wait_backoff started: call it when a
- * wait loop is done (or is about to sleep without polling, on a futex say), so that a
- * progress thread standing by while this thread polled takes over at once.  Cheap and
+ * wait loop is done, so that a progress thread standing by while this thread polled
+ * takes over (at once, unless the PE is in a conversation: see ofi_attend).  Cheap and
  * idempotent; a missing call costs latency (the progress thread waits up to 1 ms
  * before it stops trusting a silent waiter), never correctness. */
 void comm_wait_end(void) OFS_HIDDEN;
+/* The same when the thread is about to sleep without polling (on a futex, say): the
+ * progress thread takes over at once, conversation or not. */
+void comm_wait_pause(void) OFS_HIDDEN;
 /* Nonzero while the calling thread is counted as waiting in the library (tests). */
 int comm_wait_active(void) OFS_HIDDEN;
 

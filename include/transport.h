@@ -50,11 +50,17 @@ struct transport_ops {
      * something aimed at this PE arrives; returns nonzero when woken (or kept awake)
      * by such traffic.  NULL: the transport has no wait object (a plain sleep). */
     int (*wait_sleep)(long ns);
-    /* An application thread starts (+1) or stops (-1) waiting in a wait loop of the
-     * library, polling as it goes (a progress thread may stand by meanwhile); may be
-     * NULL. */
+    /* An application thread starts (TP_ATTEND_START) or stops (TP_ATTEND_END)
+     * waiting in a wait loop of the library, polling as it goes (a progress thread
+     * may stand by meanwhile), or stops to sleep without polling (TP_ATTEND_PAUSE:
+     * a progress thread must take over at once); may be NULL. */
     void (*attend)(int delta);
 };
+
+/* transport_ops.attend's argument */
+#define TP_ATTEND_START 1
+#define TP_ATTEND_END (-1)
+#define TP_ATTEND_PAUSE (-2)
 
 extern const struct transport_ops shm_transport_ops OFS_HIDDEN;
 extern const struct transport_ops ofi_transport_ops OFS_HIDDEN;

@@ -31,7 +31,7 @@ void coll_futex_wait(uint64_t *w, uint32_t val, long ns)
 {
     struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
 
-    comm_wait_end(); /* not polling while asleep: the progress thread takes over */
+    comm_wait_pause(); /* not polling while asleep: the progress thread takes over */
     syscall(SYS_futex, low_word(w), FUTEX_WAIT, val, &ts, NULL, 0);
 }
 

@@ -28,7 +28,7 @@ static unsigned comm_wait_spins(void)
     return ofs_g.oversubscribed ? WAIT_SPINS_OVERSUB : WAIT_SPINS;
 }
 
-/* this thread waits in the library: comm_attend(1) done, comm_attend(-1) to come */
+/* this thread waits in the library: TP_ATTEND_START told, TP_ATTEND_END to come */
 static __thread int comm_waiting;
 
 int comm_wait_active(void)
@@ -40,7 +40,15 @@ void comm_wait_end(void)
 {
     if (comm_waiting) {
         comm_waiting = 0;
-        comm_attend(-1);
+        comm_attend(TP_ATTEND_END);
+    }
+}
+
+void comm_wait_pause(void)
+{
+    if (comm_waiting) {
+        comm_waiting = 0;
+        comm_attend(TP_ATTEND_PAUSE);
     }
 }
 
@@ -51,7 +59,7 @@ void comm_wait_backoff(unsigned *iter)
 
     if (!comm_waiting) {
         comm_waiting = 1;
-        comm_attend(1);
+        comm_attend(TP_ATTEND_START);
     }
     comm_progress();
     if (i >= spins && comm_traffic()) {
@@ -86,8 +94,8 @@ void comm_test_poll(void)
 {
     comm_progress();
     if (!comm_waiting) {
-        comm_attend(1);
-        comm_attend(-1);
+        comm_attend(TP_ATTEND_START);
+        comm_attend(TP_ATTEND_END);
     }
 }
 

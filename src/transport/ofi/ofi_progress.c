@@ -121,8 +121,8 @@ static void ofi_attend_wake(int delta, int keep_standby)
     }
 }
 
-/* An application thread starts (+1) or ends (-1) waiting in the library for other PEs
- * (wait_until, barrier, a lock: comm_wait_backoff).  Not counted with more PEs than
+/* An application thread starts or ends waiting in the library for other PEs
+ * (wait_until, barrier, a lock: comm_wait_backoff; TP_ATTEND_*).  Not counted with more PEs than
  * CPUs on the node: a waiter there yields the CPU to the others and may not run for a
  * while, so the thread keeps serving (a dissemination barrier of 4 PEs on 2 cores over
  * the shm provider: 30 us with it, 55 us without).  The end of the last waiter wakes
@@ -136,14 +136,17 @@ void ofi_attend(int delta)
     if (ofs_g.oversubscribed)
         return;
     int64_t t = ofi_now_ns();
-    if (delta > 0) {
+    if (delta == TP_ATTEND_START) {
         int64_t out = t - __atomic_load_n(&ofi_g.wait_end_ns, __ATOMIC_RELAXED);
         int64_t avg = __atomic_load_n(&ofi_g.outside_avg_ns, __ATOMIC_RELAXED);
         __atomic_store_n(&ofi_g.outside_avg_ns, avg + (out - avg) / 4, __ATOMIC_RELAXED);
         __atomic_add_fetch(&ofi_g.attends, 1, __ATOMIC_RELAXED);
-    } else
-        __atomic_store_n(&ofi_g.wait_end_ns, t, __ATOMIC_RELAXED);
-    ofi_attend_wake(delta, ofi_conversation());
+        ofi_attend_wake(1, 0);
+        return;
+    }
+    __atomic_store_n(&ofi_g.wait_end_ns, t, __ATOMIC_RELAXED);
+    /* a waiter about to sleep without polling (a futex) is not a conversation */
+    ofi_attend_wake(-1, delta == TP_ATTEND_END && ofi_conversation());
 }
 
 /* The same for a wait for this PE's own operations (quiet, a blocking get or fetching
