@@ -36,20 +36,22 @@ int comm_wait_active(void)
     return comm_waiting;
 }
 
-void comm_wait_end(void)
+static void comm_wait_stop(int how)
 {
     if (comm_waiting) {
         comm_waiting = 0;
-        comm_attend(TP_ATTEND_END);
+        comm_attend(how);
     }
+}
+
+void comm_wait_end(void)
+{
+    comm_wait_stop(TP_ATTEND_END);
 }
 
 void comm_wait_pause(void)
 {
-    if (comm_waiting) {
-        comm_waiting = 0;
-        comm_attend(TP_ATTEND_PAUSE);
-    }
+    comm_wait_stop(TP_ATTEND_PAUSE);
 }
 
 void comm_wait_backoff(unsigned *iter)

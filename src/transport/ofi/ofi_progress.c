@@ -112,23 +112,24 @@ static int ofi_conversation(void)
     return __atomic_load_n(&ofi_g.outside_avg_ns, __ATOMIC_RELAXED) < OFI_CONVERSATION_NS;
 }
 
-static void ofi_attend_wake(int delta, int keep_standby)
+/* A waiter leaves; the last one wakes a parked thread unless it should stand by. */
+static void ofi_attend_leave(int keep_standby)
 {
-    if (__atomic_add_fetch(&ofi_g.attending, delta, __ATOMIC_SEQ_CST) == 0 && delta < 0 &&
-        !keep_standby && __atomic_load_n(&ofi_g.parked, __ATOMIC_SEQ_CST)) {
+    if (__atomic_sub_fetch(&ofi_g.attending, 1, __ATOMIC_SEQ_CST) == 0 && !keep_standby &&
+        __atomic_load_n(&ofi_g.parked, __ATOMIC_SEQ_CST)) {
         __atomic_store_n(&ofi_g.serve_now, 1, __ATOMIC_SEQ_CST);
         syscall(SYS_futex, &ofi_g.attending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     }
 }
 
 /* An application thread starts or ends waiting in the library for other PEs
- * (wait_until, barrier, a lock: comm_wait_backoff; TP_ATTEND_*).  Not counted with more PEs than
- * CPUs on the node: a waiter there yields the CPU to the others and may not run for a
- * while, so the thread keeps serving (a dissemination barrier of 4 PEs on 2 cores over
- * the shm provider: 30 us with it, 55 us without).  The end of the last waiter wakes
- * the thread, unless the PE is in a conversation: in a ping-pong (put, wait_until,
- * put, ...) that wake came once per message, and a context switch per message made
- * 8-byte put-with-signal round trips over tcp;ofi_rxm 2.2x as long (see
+ * (wait_until, barrier, a lock: comm_wait_backoff; TP_ATTEND_*).  Not counted with
+ * more PEs than CPUs on the node: a waiter there yields the CPU to the others and may
+ * not run for a while, so the thread keeps serving (a dissemination barrier of 4 PEs on
+ * 2 cores over the shm provider: 30 us with it, 55 us without).  The end of the last
+ * waiter wakes the thread, unless the PE is in a conversation: in a ping-pong (put,
+ * wait_until, put, ...) that wake came once per message, and a context switch per
+ * message made 8-byte put-with-signal round trips over tcp;ofi_rxm 2.2x as long (see
  * ofi_progress_main for how long the thread stands by then).  The average is a hint
  * (several application threads update it without a lock), so is the decision. */
 void ofi_attend(int delta)
@@ -141,12 +142,12 @@ void ofi_attend(int delta)
         int64_t avg = __atomic_load_n(&ofi_g.outside_avg_ns, __ATOMIC_RELAXED);
         __atomic_store_n(&ofi_g.outside_avg_ns, avg + (out - avg) / 4, __ATOMIC_RELAXED);
         __atomic_add_fetch(&ofi_g.attends, 1, __ATOMIC_RELAXED);
-        ofi_attend_wake(1, 0);
+        __atomic_add_fetch(&ofi_g.attending, 1, __ATOMIC_SEQ_CST);
         return;
     }
     __atomic_store_n(&ofi_g.wait_end_ns, t, __ATOMIC_RELAXED);
     /* a waiter about to sleep without polling (a futex) is not a conversation */
-    ofi_attend_wake(-1, delta == TP_ATTEND_END && ofi_conversation());
+    ofi_attend_leave(delta == TP_ATTEND_END && ofi_conversation());
 }
 
 /* The same for a wait for this PE's own operations (quiet, a blocking get or fetching
@@ -157,7 +158,10 @@ void ofi_attend_ctx(int delta)
 {
     if (ofs_g.oversubscribed)
         return;
-    ofi_attend_wake(delta, 0);
+    if (delta > 0)
+        __atomic_add_fetch(&ofi_g.attending, 1, __ATOMIC_SEQ_CST);
+    else
+        ofi_attend_leave(0);
 }
 
 /* The sleep step of the library's wait loops (DESIGN rule 3): on the target CQ's wait
