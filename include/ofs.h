@@ -98,9 +98,16 @@ void ofs_log_debug(const char *fmt, ...) OFS_PRINTF(1, 2) OFS_HIDDEN;
  * the files that PEs killed with SIGKILL left (heap objects, shm provider regions). */
 unsigned long long ofs_pidns(void) OFS_HIDDEN;
 void ofs_sweep_dead(void) OFS_HIDDEN;
-/* Unlink the entries of dir that pick(name, arg) chooses; returns how many. */
+/* Unlink the entries of dir that pick(name, arg) chooses; returns how many.
+ * Async-signal-safe where pick is. */
 int ofs_sweep(const char *dir, int (*pick)(const char *name, const void *arg), const void *arg)
     OFS_HIDDEN;
+/* Is name "<pid>_ofs<pidns>" followed by ':' or '_', a shm provider region of one of
+ * our endpoints (ofi_ep_name)?  Then 1, with its pid and pid namespace.
+ * Async-signal-safe. */
+int ofs_region_name(const char *name, unsigned long *pid, unsigned long long *ns) OFS_HIDDEN;
+/* where libfabric's shm provider puts its regions */
+#define OFS_SHM_PROVIDER_DIR "/dev/shm"
 
 /* Print the message and take the whole job down with exit status 'code'. */
 void ofs_fatal(int code, const char *fmt, ...) OFS_PRINTF(2, 3) OFS_NORETURN OFS_HIDDEN;

@@ -343,7 +343,7 @@ ofs_status_t heap_init(void)
     if (st == OFS_OK)
         st = heap_create_heap();
     for (int s = 0; st == OFS_OK && s < HEAP_NSEGS; s++) {
-        char key[16];
+        char key[24];
         snprintf(key, sizeof(key), "ofs.seg%d", s);
         st = rt_kv_put(key, heap_g.seg[s].name, sizeof(heap_g.seg[s].name));
     }

@@ -10,14 +10,13 @@
 #include "ofs.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define OFS_SHM_PROVIDER_DIR "/dev/shm" /* where libfabric's shm provider puts regions */
 
 unsigned long long ofs_pidns(void)
 {
@@ -57,23 +56,28 @@ static int ofs_pid_stale(unsigned long pid, unsigned long long ns)
     return rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X');
 }
 
+/* open, getdents64, unlinkat: no allocation, no stdio, so that a signal handler may
+ * sweep too (ofi_names.c), with a pick that is async-signal-safe itself.  An entry
+ * removed while the directory is read moves no other past the read position
+ * (tmpfs), and a repeated one is only unlinked twice. */
 int ofs_sweep(const char *dir, int (*pick)(const char *name, const void *arg), const void *arg)
 {
-    char path[4096];
-    struct dirent *e;
+    char buf[4096] __attribute__((aligned(8)));
     int removed = 0;
-    DIR *d = opendir(dir);
+    ssize_t n;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-    if (!d)
+    if (fd < 0)
         return 0;
-    while ((e = readdir(d)) != NULL) {
-        if (!pick(e->d_name, arg))
-            continue;
-        if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < sizeof(path) &&
-            unlink(path) == 0)
-            removed++;
+    while ((n = getdents64(fd, buf, sizeof(buf))) > 0) {
+        for (ssize_t off = 0; off < n;) {
+            const struct dirent64 *e = (const struct dirent64 *)(buf + off);
+            off += e->d_reclen;
+            if (pick(e->d_name, arg) && unlinkat(fd, e->d_name, 0) == 0)
+                removed++;
+        }
     }
-    closedir(d);
+    close(fd);
     return removed;
 }
 
@@ -95,18 +99,33 @@ static int ofs_heap_obj_stale(const char *name, const void *arg)
     return *p == '-' && end == d && end != p + 1 && ofs_pid_stale(pid, ns);
 }
 
-/* "<pid>_ofs<pidns>" followed by ':' or '_': a shm provider region of one of our
- * endpoints (ofi_ep_name) */
-static int ofs_region_stale(const char *name, const void *arg)
+static const char *ofs_parse_ulong(const char *s, unsigned long long *v)
 {
-    char *end;
-    unsigned long pid = strtoul(name, &end, 10);
+    *v = 0;
+    for (; *s >= '0' && *s <= '9'; s++)
+        *v = *v * 10 + (unsigned long long)(*s - '0');
+    return s;
+}
 
-    (void)arg;
+int ofs_region_name(const char *name, unsigned long *pid, unsigned long long *ns)
+{
+    unsigned long long p;
+    const char *end = ofs_parse_ulong(name, &p);
+
     if (end == name || strncmp(end, "_ofs", 4) != 0)
         return 0;
-    unsigned long long ns = strtoull(end + 4, &end, 10);
-    return (*end == ':' || *end == '_') && ofs_pid_stale(pid, ns);
+    const char *nse = ofs_parse_ulong(end + 4, ns);
+    *pid = (unsigned long)p;
+    return nse != end + 4 && (*nse == ':' || *nse == '_');
+}
+
+static int ofs_region_stale(const char *name, const void *arg)
+{
+    unsigned long pid;
+    unsigned long long ns;
+
+    (void)arg;
+    return ofs_region_name(name, &pid, &ns) && ofs_pid_stale(pid, ns);
 }
 
 /* Two passes even where SHMEM_SHM_DIR is /dev/shm: a directory of a few entries. */

@@ -11,10 +11,22 @@
  * that a sweep never takes a region of a process it cannot see), and at start-up each
  * PE removes the regions of that form whose pid is its own (it has none yet) or no
  * longer exists, whatever its route (src/util/stale.c).
+ *
+ * And when the job goes down: a launcher ends it with SIGTERM to every PE, and Open
+ * MPI's mpiexec (4.1) sends SIGKILL to all as soon as the first has died (its sleep
+ * between the two ends at the first SIGCHLD).  A PE that was not scheduled in those
+ * milliseconds never runs shm's handler, and one killed with SIGKILL (the victim of
+ * such a job, the OOM killer's) never could; their regions stayed until the next job.
+ * So the first PE to take SIGTERM, SIGINT or SIGHUP removes the regions of every PE of
+ * the job on this node (ofi_names_guard), before shm's handler and the program's run.
+ * Like shm's own handler, which makes this PE's endpoints unreachable from then on, it
+ * takes the signal for the end of the job.
  */
 #define _GNU_SOURCE
 #include "ofi_internal.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,4 +65,102 @@ const char *ofi_ep_name(unsigned serial, char *buf, size_t len)
         return NULL;
     snprintf(buf, len, "%s_c%u", src, serial);
     return buf;
+}
+
+static const int ofi_guard_sigs[] = { SIGTERM, SIGINT, SIGHUP };
+#define OFI_GUARD_NSIGS (int)(sizeof(ofi_guard_sigs) / sizeof(ofi_guard_sigs[0]))
+static struct sigaction ofi_guard_old[OFI_GUARD_NSIGS];
+static unsigned long *ofi_guard_pids; /* of the job's PEs on this node */
+static int ofi_guard_npids;
+static unsigned long long ofi_guard_ns;
+static volatile sig_atomic_t ofi_guard_armed;
+static int ofi_guard_on;
+
+static int ofi_guard_pick(const char *name, const void *arg)
+{
+    unsigned long pid;
+    unsigned long long ns;
+
+    (void)arg;
+    if (!ofs_region_name(name, &pid, &ns) || ns != ofi_guard_ns)
+        return 0;
+    for (int i = 0; i < ofi_guard_npids; i++)
+        if (ofi_guard_pids[i] == pid)
+            return 1;
+    return 0;
+}
+
+/* Sweep, then hand the signal to whoever had it before us (shm's handler, the
+ * program's, or the default action) */
+static void ofi_guard_on_signal(int sig)
+{
+    int saved = errno;
+
+    if (ofi_guard_armed) {
+        ofi_guard_armed = 0;
+        ofs_sweep(OFS_SHM_PROVIDER_DIR, ofi_guard_pick, NULL);
+    }
+    for (int i = 0; i < OFI_GUARD_NSIGS; i++)
+        if (ofi_guard_sigs[i] == sig)
+            sigaction(sig, &ofi_guard_old[i], NULL);
+    raise(sig);
+    errno = saved;
+}
+
+/* Once the peers' addresses are known: their pids are in them, as in ours
+ * ("fi_shm://<pid>_ofs<pidns>") */
+void ofi_names_guard(void)
+{
+    struct sigaction sa;
+
+    if (!ofi_base_name[0] || ofi_guard_on)
+        return;
+    free(ofi_guard_pids); /* of an earlier shmem_init */
+    ofi_guard_pids = calloc((size_t)ofs_g.n_pes, sizeof(*ofi_guard_pids));
+    if (!ofi_guard_pids)
+        return;
+    ofi_guard_npids = 0;
+    for (int pe = 0; pe < ofs_g.n_pes; pe++) {
+        const struct ofi_peer_info *p = &ofi_g.peers[pe];
+        char name[OFI_NAME_MAX + 1];
+        size_t len = p->addrlen < OFI_NAME_MAX ? p->addrlen : OFI_NAME_MAX;
+        unsigned long pid;
+        unsigned long long ns;
+
+        if (!ofi_g.active[pe])
+            continue;
+        memcpy(name, p->addr, len);
+        name[len] = '\0';
+        if (strncmp(name, OFI_SHM_PREFIX, strlen(OFI_SHM_PREFIX)) == 0 &&
+            ofs_region_name(name + strlen(OFI_SHM_PREFIX), &pid, &ns))
+            ofi_guard_pids[ofi_guard_npids++] = pid;
+    }
+    ofi_guard_ns = ofs_pidns();
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = ofi_guard_on_signal;
+    sigemptyset(&sa.sa_mask);
+    ofi_guard_armed = 1;
+    for (int i = 0; i < OFI_GUARD_NSIGS; i++) {
+        /* an ignored signal (nohup) stays ignored */
+        if (sigaction(ofi_guard_sigs[i], NULL, &ofi_guard_old[i]) == 0 &&
+            ofi_guard_old[i].sa_handler != SIG_IGN)
+            sigaction(ofi_guard_sigs[i], &sa, NULL);
+    }
+    ofi_guard_on = 1;
+}
+
+/* At finalize: the peers may live on.  A handler installed after ours keeps ours in
+ * its chain (restoring ours' predecessor would drop it); disarmed, ours only passes
+ * the signal on. */
+void ofi_names_unguard(void)
+{
+    if (!ofi_guard_on)
+        return;
+    ofi_guard_armed = 0;
+    for (int i = 0; i < OFI_GUARD_NSIGS; i++) {
+        struct sigaction cur;
+        if (sigaction(ofi_guard_sigs[i], NULL, &cur) == 0 && cur.sa_handler == ofi_guard_on_signal)
+            sigaction(ofi_guard_sigs[i], &ofi_guard_old[i], NULL);
+    }
+    ofi_guard_on = 0;
 }

@@ -441,6 +441,7 @@ static ofs_status_t ofi_connect(void)
     if (st != OFS_OK)
         return st;
     ofi_put_visible_setup();
+    ofi_names_guard();
     ofi_print_info();
     return ofi_progress_start();
 }
@@ -456,6 +457,7 @@ static void ofi_close(struct fid *f, const char *what)
 
 static void ofi_fini(void)
 {
+    ofi_names_unguard();
     ofi_progress_stop();
     if ((ofi_g.mr_forced & FI_MR_LOCAL) && ofs_g.params.INFO && ofs_g.my_pe == 0) {
         printf("ofishmem ofi: FI_MR_LOCAL check: %lu local descriptors verified\n",
