@@ -10,3 +10,6 @@ test_unit_test_ofi_proto_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += test/unit/test_ofi_mrmode
 test_unit_test_ofi_mrmode_SOURCES = test/unit/test_ofi_mrmode.c
 test_unit_test_ofi_mrmode_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += test/unit/test_stale
+test_unit_test_stale_SOURCES = test/unit/test_stale.c
+test_unit_test_stale_LDADD = $(UNIT_LDADD)
