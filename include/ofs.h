@@ -6,6 +6,7 @@
 #define OFS_H
 
 #include "ofs_config.h"
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
@@ -108,6 +109,25 @@ int ofs_sweep(const char *dir, int (*pick)(const char *name, const void *arg), c
 int ofs_region_name(const char *name, unsigned long *pid, unsigned long long *ns) OFS_HIDDEN;
 /* where libfabric's shm provider puts its regions */
 #define OFS_SHM_PROVIDER_DIR "/dev/shm"
+
+/* The signals with which launchers end a job.  A chain handler removes our files on
+ * them, then hands the signal to whoever had it before (ofs_sig_chain_pass): the
+ * program's handler, libfabric shm's (which does the same with its regions), or the
+ * default action. */
+#define OFS_END_NSIGS 3
+extern const int ofs_end_sigs[OFS_END_NSIGS] OFS_HIDDEN;
+struct ofs_sig_chain {
+    void (*handler)(int);
+    struct sigaction old[OFS_END_NSIGS];
+    int on;
+};
+/* An ignored signal (nohup) stays ignored. */
+void ofs_sig_chain_install(struct ofs_sig_chain *c) OFS_HIDDEN;
+/* Puts back what was there where our handler still is: one installed after ours keeps
+ * ours in its chain (restoring ours' predecessor would drop it). */
+void ofs_sig_chain_remove(struct ofs_sig_chain *c) OFS_HIDDEN;
+/* From the handler: re-raise sig for the previous action (async-signal-safe). */
+void ofs_sig_chain_pass(const struct ofs_sig_chain *c, int sig) OFS_HIDDEN;
 
 /* Print the message and take the whole job down with exit status 'code'. */
 void ofs_fatal(int code, const char *fmt, ...) OFS_PRINTF(2, 3) OFS_NORETURN OFS_HIDDEN;

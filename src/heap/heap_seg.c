@@ -38,53 +38,18 @@ static volatile sig_atomic_t heap_linked[HEAP_NSEGS]; /* object still has a name
 static char heap_paths[HEAP_NSEGS][PATH_MAX];
 
 /* Between creating the objects and unlinking them (start-up only), a launcher that
- * takes the job down with SIGTERM/SIGINT/SIGHUP must not leave them in /dev/shm. */
-static const int heap_sigs[] = { SIGTERM, SIGINT, SIGHUP };
-static struct sigaction heap_old_sa[3];
-static int heap_handlers_on;
+ * takes the job down must not leave them in /dev/shm. */
+static void heap_on_signal(int sig);
+static struct ofs_sig_chain heap_chain = { .handler = heap_on_signal };
 
-/* Unlink, then hand the signal to whoever had it before us (libfabric's shm provider
- * does the same with its regions, and may come before or after us) */
+/* Unlink, then hand the signal on (libfabric's shm provider does the same with its
+ * regions, and may come before or after us) */
 static void heap_on_signal(int sig)
 {
     for (int s = 0; s < HEAP_NSEGS; s++)
         if (heap_linked[s])
             unlink(heap_paths[s]);
-    for (int i = 0; i < 3; i++)
-        if (heap_sigs[i] == sig)
-            sigaction(sig, &heap_old_sa[i], NULL);
-    raise(sig);
-}
-
-static void heap_handlers_install(void)
-{
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = heap_on_signal;
-    sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < 3; i++) {
-        /* an ignored signal (nohup) stays ignored */
-        if (sigaction(heap_sigs[i], NULL, &heap_old_sa[i]) == 0 &&
-            heap_old_sa[i].sa_handler != SIG_IGN)
-            sigaction(heap_sigs[i], &sa, NULL);
-    }
-    heap_handlers_on = 1;
-}
-
-static void heap_handlers_remove(void)
-{
-    if (!heap_handlers_on)
-        return;
-    /* a handler installed after ours (libfabric's shm provider unlinks its regions on
-     * SIGTERM/SIGINT, then calls ours) stays: restoring ours' predecessor would drop
-     * it, and leave those regions behind when the launcher takes the job down */
-    for (int i = 0; i < 3; i++) {
-        struct sigaction cur;
-        if (sigaction(heap_sigs[i], NULL, &cur) == 0 && cur.sa_handler == heap_on_signal)
-            sigaction(heap_sigs[i], &heap_old_sa[i], NULL);
-    }
-    heap_handlers_on = 0;
+    ofs_sig_chain_pass(&heap_chain, sig);
 }
 
 /* Creating an object and marking it for the handler happen with those signals
@@ -94,8 +59,8 @@ static void heap_sigs_block(sigset_t *old)
     sigset_t set;
 
     sigemptyset(&set);
-    for (int i = 0; i < 3; i++)
-        sigaddset(&set, heap_sigs[i]);
+    for (int i = 0; i < OFS_END_NSIGS; i++)
+        sigaddset(&set, ofs_end_sigs[i]);
     pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
@@ -338,7 +303,7 @@ ofs_status_t heap_init(void)
     ofs_status_t st;
 
     ofs_sweep_dead();
-    heap_handlers_install();
+    ofs_sig_chain_install(&heap_chain);
     st = heap_remap_data();
     if (st == OFS_OK)
         st = heap_create_heap();
@@ -377,7 +342,7 @@ void heap_unlink(void)
             heap_linked[s] = 0;
         }
     }
-    heap_handlers_remove();
+    ofs_sig_chain_remove(&heap_chain);
 }
 
 /* Start-up failed on this PE and the job is going down: the other PEs of this node may be

@@ -5,13 +5,15 @@
  * yet) or no longer exists in our namespace is stale.  Files of other namespaces are
  * never touched: their pids mean nothing here (and nothing is, where the namespace
  * cannot be read).  Every PE sweeps at start-up (heap_init), whatever its route.
+ * And the handlers that remove such files while a launcher ends the job chain to
+ * whoever had the signal before them (ofs_sig_chain_*).
  */
 #define _GNU_SOURCE
 #include "ofs.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,4 +140,42 @@ void ofs_sweep_dead(void)
         ofs_log_debug("removed %d heap object(s) from %s and %d shm provider region(s) from %s "
                       "of dead processes",
                       n, ofs_g.params.SHM_DIR, m, OFS_SHM_PROVIDER_DIR);
+}
+
+const int ofs_end_sigs[OFS_END_NSIGS] = { SIGTERM, SIGINT, SIGHUP };
+
+void ofs_sig_chain_install(struct ofs_sig_chain *c)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = c->handler;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < OFS_END_NSIGS; i++)
+        if (sigaction(ofs_end_sigs[i], NULL, &c->old[i]) == 0 && c->old[i].sa_handler != SIG_IGN)
+            sigaction(ofs_end_sigs[i], &sa, NULL);
+    c->on = 1;
+}
+
+void ofs_sig_chain_remove(struct ofs_sig_chain *c)
+{
+    if (!c->on)
+        return;
+    for (int i = 0; i < OFS_END_NSIGS; i++) {
+        struct sigaction cur;
+        if (sigaction(ofs_end_sigs[i], NULL, &cur) == 0 && cur.sa_handler == c->handler)
+            sigaction(ofs_end_sigs[i], &c->old[i], NULL);
+    }
+    c->on = 0;
+}
+
+void ofs_sig_chain_pass(const struct ofs_sig_chain *c, int sig)
+{
+    int saved = errno;
+
+    for (int i = 0; i < OFS_END_NSIGS; i++)
+        if (ofs_end_sigs[i] == sig)
+            sigaction(sig, &c->old[i], NULL);
+    raise(sig);
+    errno = saved;
 }

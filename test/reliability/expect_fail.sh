@@ -25,6 +25,8 @@ else
     [ $rc -eq "$want" ] || { echo "expected exit status $want, got $rc"; fail=1; }
 fi
 [ $rc -eq 124 ] && { echo "the job hung (timeout)"; fail=1; }
+# 126/127: the launcher or the program could not be run at all (no PE failed)
+[ $rc -eq 126 ] || [ $rc -eq 127 ] && { echo "the command could not be run (exit $rc)"; fail=1; }
 [ $ms -le $((secs * 1000)) ] || { echo "the job took $ms ms, more than $secs s"; fail=1; }
 if [ -n "$pattern" ] && ! grep -Eq "$pattern" err.$$; then
     echo "stderr does not match: $pattern"; fail=1

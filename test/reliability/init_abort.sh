@@ -8,9 +8,13 @@ prog=test/reliability/rel_prog
 before=$(shm_objects)
 timeout -k 2 30 "$oshrun" -n 1 env SHMEM_LOCAL_TRANSPORT=bogus $prog ok : -n 3 $prog ok >/dev/null 2>err.$$
 rc=$?
-cat err.$$ | head -5; rm -f err.$$
+cat err.$$ | head -5
 fail=0
 [ $rc -ne 0 ] && [ $rc -ne 124 ] || { echo "expected a clean failure, got exit $rc"; fail=1; }
+# the failure must be the bad PE's (not, say, a launcher that did not start)
+grep -q "SHMEM_LOCAL_TRANSPORT='bogus' is not valid" err.$$ ||
+    { echo "no error line from the PE with the bad SHMEM_LOCAL_TRANSPORT"; fail=1; }
+rm -f err.$$
 sleep 1
 added=$(shm_objects_added "$before")
 [ -z "$added" ] || { echo "left in /dev/shm: $added"; fail=1; }

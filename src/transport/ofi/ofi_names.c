@@ -25,7 +25,6 @@
 #define _GNU_SOURCE
 #include "ofi_internal.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,14 +66,12 @@ const char *ofi_ep_name(unsigned serial, char *buf, size_t len)
     return buf;
 }
 
-static const int ofi_guard_sigs[] = { SIGTERM, SIGINT, SIGHUP };
-#define OFI_GUARD_NSIGS (int)(sizeof(ofi_guard_sigs) / sizeof(ofi_guard_sigs[0]))
-static struct sigaction ofi_guard_old[OFI_GUARD_NSIGS];
 static unsigned long *ofi_guard_pids; /* of the job's PEs on this node */
 static int ofi_guard_npids;
 static unsigned long long ofi_guard_ns;
 static volatile sig_atomic_t ofi_guard_armed;
-static int ofi_guard_on;
+static void ofi_guard_on_signal(int sig);
+static struct ofs_sig_chain ofi_guard_chain = { .handler = ofi_guard_on_signal };
 
 static int ofi_guard_pick(const char *name, const void *arg)
 {
@@ -90,30 +87,20 @@ static int ofi_guard_pick(const char *name, const void *arg)
     return 0;
 }
 
-/* Sweep, then hand the signal to whoever had it before us (shm's handler, the
- * program's, or the default action) */
 static void ofi_guard_on_signal(int sig)
 {
-    int saved = errno;
-
     if (ofi_guard_armed) {
         ofi_guard_armed = 0;
         ofs_sweep(OFS_SHM_PROVIDER_DIR, ofi_guard_pick, NULL);
     }
-    for (int i = 0; i < OFI_GUARD_NSIGS; i++)
-        if (ofi_guard_sigs[i] == sig)
-            sigaction(sig, &ofi_guard_old[i], NULL);
-    raise(sig);
-    errno = saved;
+    ofs_sig_chain_pass(&ofi_guard_chain, sig);
 }
 
 /* Once the peers' addresses are known: their pids are in them, as in ours
  * ("fi_shm://<pid>_ofs<pidns>") */
 void ofi_names_guard(void)
 {
-    struct sigaction sa;
-
-    if (!ofi_base_name[0] || ofi_guard_on)
+    if (!ofi_base_name[0] || ofi_guard_chain.on)
         return;
     free(ofi_guard_pids); /* of an earlier shmem_init */
     ofi_guard_pids = calloc((size_t)ofs_g.n_pes, sizeof(*ofi_guard_pids));
@@ -136,31 +123,14 @@ void ofi_names_guard(void)
             ofi_guard_pids[ofi_guard_npids++] = pid;
     }
     ofi_guard_ns = ofs_pidns();
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = ofi_guard_on_signal;
-    sigemptyset(&sa.sa_mask);
     ofi_guard_armed = 1;
-    for (int i = 0; i < OFI_GUARD_NSIGS; i++) {
-        /* an ignored signal (nohup) stays ignored */
-        if (sigaction(ofi_guard_sigs[i], NULL, &ofi_guard_old[i]) == 0 &&
-            ofi_guard_old[i].sa_handler != SIG_IGN)
-            sigaction(ofi_guard_sigs[i], &sa, NULL);
-    }
-    ofi_guard_on = 1;
+    ofs_sig_chain_install(&ofi_guard_chain);
 }
 
-/* At finalize: the peers may live on.  A handler installed after ours keeps ours in
- * its chain (restoring ours' predecessor would drop it); disarmed, ours only passes
- * the signal on. */
+/* At finalize (the peers may live on): disarmed, a handler left in a later one's chain
+ * only passes the signal on */
 void ofi_names_unguard(void)
 {
-    if (!ofi_guard_on)
-        return;
     ofi_guard_armed = 0;
-    for (int i = 0; i < OFI_GUARD_NSIGS; i++) {
-        struct sigaction cur;
-        if (sigaction(ofi_guard_sigs[i], NULL, &cur) == 0 && cur.sa_handler == ofi_guard_on_signal)
-            sigaction(ofi_guard_sigs[i], &ofi_guard_old[i], NULL);
-    }
-    ofi_guard_on = 0;
+    ofs_sig_chain_remove(&ofi_guard_chain);
 }
