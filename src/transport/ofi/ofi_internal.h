@@ -242,6 +242,9 @@ void ofi_put_visible_setup(void) OFS_HIDDEN;
 /* ofi_names.c: shm endpoint names, stale regions swept */
 void ofi_names_init(void) OFS_HIDDEN;
 const char *ofi_ep_name(unsigned serial, char *buf, size_t len) OFS_HIDDEN;
+/* An active peer's address on the shm provider without "fi_shm://" (in buf), else
+ * NULL */
+const char *ofi_peer_shm_name(int pe, char buf[OFI_NAME_MAX + 1]) OFS_HIDDEN;
 /* From the address exchange to finalize: SIGTERM/SIGINT/SIGHUP remove the regions of
  * all the job's PEs on this node */
 void ofi_names_guard(void) OFS_HIDDEN;

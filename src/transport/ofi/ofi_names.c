@@ -66,6 +66,20 @@ const char *ofi_ep_name(unsigned serial, char *buf, size_t len)
     return buf;
 }
 
+const char *ofi_peer_shm_name(int pe, char buf[OFI_NAME_MAX + 1])
+{
+    const struct ofi_peer_info *p = &ofi_g.peers[pe];
+    size_t len = p->addrlen < OFI_NAME_MAX ? p->addrlen : OFI_NAME_MAX;
+
+    if (!ofi_g.active[pe])
+        return NULL;
+    memcpy(buf, p->addr, len);
+    buf[len] = '\0';
+    if (strncmp(buf, OFI_SHM_PREFIX, strlen(OFI_SHM_PREFIX)) != 0)
+        return NULL;
+    return buf + strlen(OFI_SHM_PREFIX);
+}
+
 static unsigned long *ofi_guard_pids; /* of the job's PEs on this node */
 static int ofi_guard_npids;
 static unsigned long long ofi_guard_ns;
@@ -108,18 +122,12 @@ void ofi_names_guard(void)
         return;
     ofi_guard_npids = 0;
     for (int pe = 0; pe < ofs_g.n_pes; pe++) {
-        const struct ofi_peer_info *p = &ofi_g.peers[pe];
-        char name[OFI_NAME_MAX + 1];
-        size_t len = p->addrlen < OFI_NAME_MAX ? p->addrlen : OFI_NAME_MAX;
+        char buf[OFI_NAME_MAX + 1];
+        const char *name = ofi_peer_shm_name(pe, buf);
         unsigned long pid;
         unsigned long long ns;
 
-        if (!ofi_g.active[pe])
-            continue;
-        memcpy(name, p->addr, len);
-        name[len] = '\0';
-        if (strncmp(name, OFI_SHM_PREFIX, strlen(OFI_SHM_PREFIX)) == 0 &&
-            ofs_region_name(name + strlen(OFI_SHM_PREFIX), &pid, &ns))
+        if (name && ofs_region_name(name, &pid, &ns))
             ofi_guard_pids[ofi_guard_npids++] = pid;
     }
     ofi_guard_ns = ofs_pidns();

@@ -467,20 +467,19 @@ void ofi_put_visible_setup(void)
         FI_MAJOR(v) != 1 || FI_MINOR(v) < 15 || FI_MINOR(v) > 17 || ofs_g.params.OFI_PUT_FLUSH)
         return;
     for (int pe = 0; pe < ofs_g.n_pes; pe++) {
-        const struct ofi_peer_info *p = &ofi_g.peers[pe];
-        char name[OFI_NAME_MAX + 1], *end;
+        char buf[OFI_NAME_MAX + 1], *end;
+        const char *name;
         unsigned char byte;
 
         if (!ofi_g.active[pe])
             continue;
-        memcpy(name, p->addr, p->addrlen < OFI_NAME_MAX ? p->addrlen : OFI_NAME_MAX);
-        name[p->addrlen < OFI_NAME_MAX ? p->addrlen : OFI_NAME_MAX] = '\0';
-        if (strncmp(name, "fi_shm://", 9) != 0)
+        if (!(name = ofi_peer_shm_name(pe, buf)))
             return;
-        long pid = strtol(name + 9, &end, 10);
-        if (end == name + 9 || pid <= 0)
+        long pid = strtol(name, &end, 10);
+        if (end == name || pid <= 0)
             return;
-        struct iovec l = { &byte, 1 }, r = { (void *)(uintptr_t)p->base[HEAP_SEG_DATA], 1 };
+        struct iovec l = { &byte, 1 },
+                     r = { (void *)(uintptr_t)ofi_g.peers[pe].base[HEAP_SEG_DATA], 1 };
         if (process_vm_readv((pid_t)pid, &l, 1, &r, 1, 0) != 1)
             return;
     }
