@@ -37,6 +37,10 @@ enum comm_amo_op {
 
 /* put_signal operations (values equal SHMEM_SIGNAL_SET / SHMEM_SIGNAL_ADD). */
 enum comm_sig_op { COMM_SIG_SET = 0, COMM_SIG_ADD = 1 };
+/* Or'd into the operation by the collectives: a signal whose target waits for it, which
+ * no later quiet or fence of the sender needs applied (a transport that applies
+ * signals at the target then does not track it; see ofi_am.c) */
+#define COMM_SIG_COLL 2
 
 /* Which transport carries a route. */
 enum comm_tp_id { COMM_TP_SHM = 0, COMM_TP_OFI = 1, COMM_NTP = 2 };

@@ -38,6 +38,10 @@ OFS_ENV(OFI_INJECT_SIZE, SIZE, "-1",
 OFS_ENV(BOUNCE_SIZE, SIZE, "-1",
         "Largest put copied into a registered bounce buffer (0 disables; -1: 8K with the shm "
         "provider, whose zero-copy writes are CMA copies, else 32K); larger puts are zero-copy")
+OFS_ENV(OFI_AM_SIZE, SIZE, "-1",
+        "Largest put-with-signal over the OFI route sent as one message that the target PE "
+        "applies (-1: 4K, or what a bounce buffer holds if less; 0: every put-with-signal is a "
+        "write and an atomic)")
 OFS_ENV(BOUNCE_BUFFERS, LONG, "64",
         "Number of bounce buffers per OFI context (0 disables the bounce path)")
 OFS_ENV(OFI_MAX_CHUNK, SIZE, "0",

@@ -2,13 +2,15 @@
 # layer directly, so they link the static core.  The benchmark is built by
 # `make check` (or `make test/performance/ofi_bench`) and never run by it.
 OFI_FUNC_TESTS = test/functional/ofi_rma test/functional/ofi_amo \
-	test/functional/ofi_progress test/functional/ofi_threads test/functional/ofi_mr
+	test/functional/ofi_progress test/functional/ofi_threads test/functional/ofi_mr \
+	test/functional/ofi_signal
 check_PROGRAMS += $(OFI_FUNC_TESTS) test/performance/ofi_bench
 test_functional_ofi_rma_LDADD = $(UNIT_LDADD)
 test_functional_ofi_amo_LDADD = $(UNIT_LDADD)
 test_functional_ofi_progress_LDADD = $(UNIT_LDADD)
 test_functional_ofi_threads_LDADD = $(UNIT_LDADD)
 test_functional_ofi_mr_LDADD = $(UNIT_LDADD)
+test_functional_ofi_signal_LDADD = $(UNIT_LDADD)
 test_performance_ofi_bench_LDADD = $(UNIT_LDADD)
 EXTRA_DIST += test/ofi.mk test/functional/ofi_test.h test/functional/check_ofi_bad_provider.sh \
 	test/functional/check_ofi_mr_mode.sh test/functional/check_ofi_rxd_fetch.sh

@@ -137,7 +137,7 @@ void coll_put_signal(struct coll_grp *g, void *dst, const void *src, size_t len,
     }
     if (!len)
         dst = f, src = f;
-    comm_put_signal(g->ctx, dst, src, len, f, 1, COMM_SIG_ADD, pe, 0);
+    comm_put_signal(g->ctx, dst, src, len, f, 1, COMM_SIG_ADD | COMM_SIG_COLL, pe, 0);
 }
 
 void coll_grp_barrier_p2p(struct coll_grp *g)

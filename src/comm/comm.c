@@ -235,12 +235,13 @@ void comm_put_signal(struct comm_ctx *ctx, void *dst, const void *src, size_t le
 
     if (OFS_UNLIKELY(comm_g.rma[pe] != comm_g.amo[pe])) {
         /* data by shm stores, atomics by the fabric (job on several nodes): the signal
-         * is an atomic like any other on that word, so the fabric executes it (one
-         * executor per job); the shm put is in place before the atomic is issued */
+         * goes the way of every other signal aimed at that PE from off-node, over the
+         * fabric transport (one executor per word: an atomic of the provider, or the
+         * target's CPU where signals travel by message); the shm put is in place
+         * before the signal is issued */
         comm_g.rma[pe]->put(ctx, s, off, src, len, pe);
         comm_g.rma[pe]->fence(ctx);
-        comm_g.amo[pe]->amo(ctx, sig_op == COMM_SIG_ADD ? COMM_AMO_ADD : COMM_AMO_SET, COMM_DT_U64,
-                            ss, sig_off, &signal, NULL, NULL, pe, nbi);
+        comm_g.amo[pe]->put_signal(ctx, s, off, src, 0, ss, sig_off, signal, sig_op, pe, nbi);
         return;
     }
     comm_g.rma[pe]->put_signal(ctx, s, off, src, len, ss, sig_off, signal, sig_op, pe, nbi);

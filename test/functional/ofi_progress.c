@@ -1,6 +1,7 @@
 /* Passive-target progress (DESIGN rule 2): the last PE computes for ~2 s without
- * calling the library while PE 0 does 100 gets, 100 fetch-adds and 100 put+quiet
- * aimed at it.  The target records the wall clock when it re-enters the library, the
+ * calling the library while PE 0 does 100 gets, 100 fetch-adds, 100 put+quiet and
+ * 100 put-with-signal+quiet aimed at it (a put-with-signal may be a message that the
+ * target applies: its quiet waits for that).  The target records the wall clock when it re-enters the library, the
  * origin when it finished; the origin must have finished first.  (Both clocks are
  * CLOCK_REALTIME on one machine.)  Other PEs only take part in the barriers.
  *
@@ -24,6 +25,8 @@ int shmem_long_test(long *ivar, int cmp, long cmp_value);
 
 static long counter;
 static long data[NOPS];
+static long sdata[NOPS];
+static uint64_t sigw;
 static int64_t reentry_ns;
 
 static int64_t now_ns(void)
@@ -53,6 +56,8 @@ static void round_trip(int me, int target, int conversation, int64_t compute_ns,
     for (int i = 0; i < NOPS; i++)
         data[i] = 1000 + i;
     counter = 0;
+    sigw = 0;
+    memset(sdata, 0, sizeof(sdata));
     word[0] = word[1] = 0;
     shmem_barrier_all();
     if (conversation && (me == 0 || me == target)) {
@@ -88,6 +93,12 @@ static void round_trip(int me, int target, int conversation, int64_t compute_ns,
             comm_put(COMM_CTX_DEFAULT, &data[i], &v, sizeof(v), target);
             comm_quiet(COMM_CTX_DEFAULT);
         }
+        for (int i = 0; i < NOPS; i++) {
+            v = 7000 + i;
+            comm_put_signal(COMM_CTX_DEFAULT, &sdata[i], &v, sizeof(v), &sigw, 1, COMM_SIG_ADD,
+                            target, 0);
+            comm_quiet(COMM_CTX_DEFAULT);
+        }
         done_ns = now_ns();
     }
     shmem_barrier_all();
@@ -95,6 +106,9 @@ static void round_trip(int me, int target, int conversation, int64_t compute_ns,
         CHECK(counter == NOPS);
         for (int i = 0; i < NOPS; i++)
             CHECK(data[i] == 5000 + i);
+        CHECK(__atomic_load_n(&sigw, __ATOMIC_ACQUIRE) == NOPS);
+        for (int i = 0; i < NOPS; i++)
+            CHECK(sdata[i] == 7000 + i);
     }
     if (me == 0) {
         int64_t t;

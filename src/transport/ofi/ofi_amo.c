@@ -311,6 +311,7 @@ void ofi_amo(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt, int 
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
     int l = ofi_ctx_lock(c);
+    ofi_am_order(c, pe);
     ofi_amo_locked(c, op, dt, seg, off, operand, cmp, result, pe, nbi);
     ofi_ctx_unlock(c, l);
 }

@@ -7,8 +7,10 @@
  * the default one included, owns an initiator endpoint.  Each has its own AV, CQ
  * and two counters (FI_WRITE: puts and
  * non-fetching atomics; FI_READ: gets and fetching atomics), so quiet is a counter
- * wait.  The CQ (FI_SELECTIVE_COMPLETION) only carries bounce-buffer completions and
- * errors.  A progress thread drives the target endpoint for manual-progress providers.
+ * wait.  A context's CQ (FI_SELECTIVE_COMPLETION) only carries bounce-buffer
+ * completions and errors; the target endpoint's also the receives of put-with-signal
+ * messages and their acknowledgements (ofi_am.c).  A progress thread drives the target
+ * endpoint for manual-progress providers.
  */
 #ifndef OFS_OFI_INTERNAL_H
 #define OFS_OFI_INTERNAL_H
@@ -96,6 +98,13 @@ struct ofi_ctx {
     /* operands that must outlive their call (nbi and non-fetching atomics) */
     unsigned nbi_used;
     uint64_t nbi_slot[OFI_NBI_SLOTS][2];
+    /* put-with-signal messages (ofi_am.c): PEs sent to since the last flush, FLUSHes
+     * sent, ACKs received (by whichever thread reads the target CQ) */
+    unsigned char *am_pe; /* n_pes: 0 none, 1 signals only, 2 data too */
+    int *am_list;
+    int am_n;
+    uint64_t am_flushes;
+    uint64_t am_acked;
     /* FI_MR_LOCAL: this struct registered once (slots and flush word get descriptors);
      * with FI_MR_ENDPOINT too, the segments registered again bound to this endpoint */
     struct fid_mr *self_mr;
@@ -137,6 +146,10 @@ struct ofi_state {
     unsigned char *active;       /* n_pes */
     struct ofi_amo_how amo[COMM_AMO_COUNT][COMM_DT_COUNT][2];
     int amo_fallbacks;
+    /* put-with-signal as one message (ofi_am.c) */
+    int am_on;                    /* signals go by message */
+    size_t am_max;                /* largest data carried in the message */
+    const char *am_why;           /* why not, when not */
     const char *amo_fetch_broken; /* why fetching atomics are unavailable, or NULL */
     /* progress thread */
     pthread_t thread;
@@ -216,8 +229,10 @@ static inline void ofi_ctx_dirty(struct ofi_ctx *c, int pe)
     if (!ofi_g.delivery_complete)
         ofi_ctx_mark(c, pe);
 }
-/* Complete everything issued on c: writes are in the targets' memory on return. */
+/* Complete everything issued on c: writes (and put-with-signal messages) are in the
+ * targets' memory on return.  _rma: the writes, atomics and reads only. */
 void ofi_ctx_complete(struct ofi_ctx *c) OFS_HIDDEN;
+void ofi_ctx_complete_rma(struct ofi_ctx *c) OFS_HIDDEN;
 /* A 16-byte slot for an operand that must outlive the call; recycled when the
  * context's counters catch up (waits for that when all are in use). */
 uint64_t *ofi_ctx_slot(struct ofi_ctx *c) OFS_HIDDEN;
@@ -257,6 +272,27 @@ void ofi_amo(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt, int 
 /* The locked-context part of an atomic (put_signal uses it). */
 void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, int seg, size_t off,
                     const void *operand, const void *cmp, void *result, int pe, int nbi) OFS_HIDDEN;
+
+/* ofi_am.c: put-with-signal as one message */
+#define OFI_AM_HDR 32
+#define OFI_AM_INJECT_MAX 4096 /* largest data injected from the stack */
+#define OFI_AM_SIZE_DEFAULT 4096
+void ofi_am_setup(void) OFS_HIDDEN;
+ofs_status_t ofi_am_rx_setup(void) OFS_HIDDEN;
+void ofi_am_rx_close(void) OFS_HIDDEN;
+void ofi_am_rx_free(void) OFS_HIDDEN;
+ssize_t ofi_am_poll(struct fid_cq *cq) OFS_HIDDEN;
+void ofi_am_putsig(struct ofi_ctx *c, int seg, size_t off, const void *src, size_t len, int sig_seg,
+                   size_t sig_off, uint64_t signal, int sig_op, int pe, int track) OFS_HIDDEN;
+void ofi_am_flush(struct ofi_ctx *c) OFS_HIDDEN;
+/* Messages applied so far (any thread) */
+unsigned long ofi_am_received(void) OFS_HIDDEN;
+/* Before another operation of c to pe: messages to pe are applied first. */
+static inline void ofi_am_order(struct ofi_ctx *c, int pe)
+{
+    if (OFS_UNLIKELY(c->am_n) && c->am_pe[pe])
+        ofi_am_flush(c);
+}
 
 /* ofi_progress.c */
 ofs_status_t ofi_progress_start(void) OFS_HIDDEN;

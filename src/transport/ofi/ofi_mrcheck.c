@@ -4,8 +4,8 @@
  * The providers on a test machine (tcp;ofi_rxm, shm, sockets, udp;ofi_rxd) neither
  * need nor look at local descriptors: they accept NULL or garbage alike, so running
  * the transport "as if FI_MR_LOCAL" proves nothing by itself.  When the mode is
- * forced, this file therefore interposes on each endpoint's RMA and atomic operation
- * tables and on the close of every MR the transport registers, and checks every
+ * forced, this file therefore interposes on each endpoint's RMA, atomic and message
+ * operation tables and on the close of every MR the transport registers, and checks every
  * data-transfer call the way a provider that requires FI_MR_LOCAL would rely on it:
  * each local buffer must come with the descriptor of a live registration of this
  * domain that covers it.  A violation is fatal, naming the call, buffer and
@@ -33,6 +33,7 @@ struct ofi_mrchk_ep {
     struct fid_ep *ep;
     struct fi_ops_rma *orig_rma, rma;
     struct fi_ops_atomic *orig_atomic, atomic;
+    struct fi_ops_msg *orig_msg, msg; /* put-with-signal messages (ofi_am.c) */
 };
 
 static pthread_mutex_t ofi_mrchk_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -199,6 +200,23 @@ static ssize_t ofi_mrchk_compare(struct fid_ep *ep, const void *buf, size_t coun
                                                        context);
 }
 
+static ssize_t ofi_mrchk_sendmsg(struct fid_ep *ep, const struct fi_msg *msg, uint64_t flags)
+{
+    if (!(flags & FI_INJECT))
+        for (size_t i = 0; i < msg->iov_count; i++)
+            ofi_mrchk("fi_sendmsg", "source", msg->msg_iov[i].iov_base, msg->msg_iov[i].iov_len,
+                      msg->desc ? msg->desc[i] : NULL);
+    return ofi_mrchk_ep_of(ep)->orig_msg->sendmsg(ep, msg, flags);
+}
+
+static ssize_t ofi_mrchk_recvmsg(struct fid_ep *ep, const struct fi_msg *msg, uint64_t flags)
+{
+    for (size_t i = 0; i < msg->iov_count; i++)
+        ofi_mrchk("fi_recvmsg", "destination", msg->msg_iov[i].iov_base, msg->msg_iov[i].iov_len,
+                  msg->desc ? msg->desc[i] : NULL);
+    return ofi_mrchk_ep_of(ep)->orig_msg->recvmsg(ep, msg, flags);
+}
+
 void ofi_mrchk_add_ep(struct fid_ep *ep)
 {
     struct ofi_mrchk_ep *e = calloc(1, sizeof(*e));
@@ -218,12 +236,17 @@ void ofi_mrchk_add_ep(struct fid_ep *ep)
     e->atomic.writemsg = ofi_mrchk_atomicmsg;
     e->atomic.readwrite = ofi_mrchk_fetch;
     e->atomic.compwrite = ofi_mrchk_compare;
+    e->orig_msg = ep->msg;
+    e->msg = *ep->msg;
+    e->msg.sendmsg = ofi_mrchk_sendmsg;
+    e->msg.recvmsg = ofi_mrchk_recvmsg;
     pthread_mutex_lock(&ofi_mrchk_lock);
     e->next = ofi_mrchk_eps;
     ofi_mrchk_eps = e;
     pthread_mutex_unlock(&ofi_mrchk_lock);
     ep->rma = &e->rma;
     ep->atomic = &e->atomic;
+    ep->msg = &e->msg;
 }
 
 void ofi_mrchk_del_ep(struct fid_ep *ep)
@@ -235,6 +258,7 @@ void ofi_mrchk_del_ep(struct fid_ep *ep)
             *p = e->next;
             ep->rma = e->orig_rma;
             ep->atomic = e->orig_atomic;
+            ep->msg = e->orig_msg;
             free(e);
             break;
         }

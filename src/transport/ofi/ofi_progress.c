@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 /* Reading the target CQ drives the provider's progress on the target endpoint; it
- * only ever holds errors (nothing is posted with FI_COMPLETION there). */
+ * holds errors and, with put-with-signal messages (ofi_am.c), their receives. */
 static unsigned long ofi_app_polls; /* polls by the application's threads (a hint) */
 
 static void ofi_app_polled(void)
@@ -41,12 +41,12 @@ void ofi_target_poll(void)
 static void ofi_target_poll_cq(void)
 {
     struct ofi_ctx *m = ofi_g.main;
-    struct fi_cq_entry e[8];
+    struct fi_cq_msg_entry e[8];
     ssize_t n;
 
     if (!m)
         return;
-    n = fi_cq_read(m->cq, e, 8);
+    n = ofi_g.am_on ? ofi_am_poll(m->cq) : fi_cq_read(m->cq, e, 8);
     if (OFS_LIKELY(n == -FI_EAGAIN || n >= 0))
         return;
     if (n == -FI_EAVAIL) {
@@ -55,8 +55,13 @@ static void ofi_target_poll_cq(void)
         memset(&err, 0, sizeof(err));
         if (fi_cq_readerr(m->cq, &err, 0) > 0) {
             fi_cq_strerror(m->cq, err.prov_errno, err.err_data, buf, sizeof(buf));
-            ofs_fatal(1, "ofi: the target endpoint reported an error: %s (%d); provider: %s",
-                      fi_strerror(err.err), err.err, buf);
+            ofs_fatal(1, "ofi: the target endpoint reported an error: %s (%d); provider: %s%s",
+                      fi_strerror(err.err), err.err, buf,
+                      err.err == FI_ETRUNC
+                          ? " (a put-with-signal message larger than this PE's receive buffers: "
+                            "SHMEM_OFI_AM_SIZE, SHMEM_BOUNCE_SIZE and SHMEM_OFI_INJECT_SIZE "
+                            "must be the same on every PE)"
+                          : "");
         }
         return;
     }
@@ -73,25 +78,34 @@ static void ofi_target_poll_cq(void)
  * round before the next look. */
 void ofi_progress(void)
 {
+    static unsigned rounds;
     struct ofi_ctx *d = __atomic_load_n(&ofi_g.dflt, __ATOMIC_ACQUIRE);
 
     ofi_target_poll();
-    if (d && (__atomic_load_n(&d->put_issued, __ATOMIC_RELAXED) !=
-                  __atomic_load_n(&d->put_done, __ATOMIC_RELAXED) ||
-              __atomic_load_n(&d->get_issued, __ATOMIC_RELAXED) !=
-                  __atomic_load_n(&d->get_done, __ATOMIC_RELAXED)))
+    if (!d)
+        return;
+    if (__atomic_load_n(&d->put_issued, __ATOMIC_RELAXED) !=
+            __atomic_load_n(&d->put_done, __ATOMIC_RELAXED) ||
+        __atomic_load_n(&d->get_issued, __ATOMIC_RELAXED) !=
+            __atomic_load_n(&d->get_done, __ATOMIC_RELAXED) ||
+        /* put-with-signal messages leave no count to watch, and udp;ofi_rxd sends
+         * nothing until its endpoint is driven: every 8th round where they are used
+         * (a provider poll per round would cost a tcp ping-pong what it costs with
+         * counts, above) */
+        (ofi_g.am_on && (__atomic_add_fetch(&rounds, 1, __ATOMIC_RELAXED) & 7) == 0))
         (void)fi_cntr_read(d->put_cntr);
 }
 
 /* For the library's wait loops past their spin phase: did the FI_RMA_EVENT counter
- * (where the provider has one) move since the last look of any application thread? */
+ * (where the provider has one) or the count of put-with-signal messages applied move
+ * since the last look of any application thread? */
 int ofi_traffic(void)
 {
     static uint64_t app_seen;
 
-    if (!ofi_g.tcntr)
+    if (!ofi_g.tcntr && !ofi_g.am_on)
         return 0;
-    uint64_t v = fi_cntr_read(ofi_g.tcntr);
+    uint64_t v = (ofi_g.tcntr ? fi_cntr_read(ofi_g.tcntr) : 0) + ofi_am_received();
     return __atomic_exchange_n(&app_seen, v, __ATOMIC_RELAXED) != v;
 }
 

@@ -176,7 +176,7 @@ static void ofi_ctx_flush(struct ofi_ctx *c, int pe)
  * atomic read per written PE makes quiet mean "visible".  Locally complete puts
  * (ofi_g.put_local: the only writes marked then) are flushed by an RMA read, which the
  * provider orders after them (FI_ORDER_RMA_RAW, asked for). */
-void ofi_ctx_complete(struct ofi_ctx *c)
+void ofi_ctx_complete_rma(struct ofi_ctx *c)
 {
     /* Past shmem_finalize's final barrier (which began with a quiet of every context)
      * the only writes left unflushed are the barrier's own notifications; a PE that
@@ -191,6 +191,13 @@ void ofi_ctx_complete(struct ofi_ctx *c)
     }
     c->ndirty = 0;
     ofi_ctx_wait(c, 1, 1);
+}
+
+/* Everything: the messages applied too (ofi_am.c). */
+void ofi_ctx_complete(struct ofi_ctx *c)
+{
+    ofi_am_flush(c);
+    ofi_ctx_complete_rma(c);
 }
 
 uint64_t *ofi_ctx_slot(struct ofi_ctx *c)
@@ -348,6 +355,7 @@ void ofi_put(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t 
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
     int l = ofi_ctx_lock(c);
+    ofi_am_order(c, pe);
     ofi_put_locked(c, seg, off, src, len, pe, 1);
     ofi_ctx_unlock(c, l);
 }
@@ -356,6 +364,7 @@ void ofi_put_nbi(struct comm_ctx *ctx, int seg, size_t off, const void *src, siz
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
     int l = ofi_ctx_lock(c);
+    ofi_am_order(c, pe);
     ofi_put_locked(c, seg, off, src, len, pe, 0);
     ofi_ctx_unlock(c, l);
 }
@@ -396,6 +405,7 @@ void ofi_get(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, i
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
     int l = ofi_ctx_lock(c);
+    ofi_am_order(c, pe);
     ofi_get_locked(c, dst, seg, off, len, pe, 1);
     ofi_ctx_unlock(c, l);
 }
@@ -404,19 +414,38 @@ void ofi_get_nbi(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t le
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
     int l = ofi_ctx_lock(c);
+    ofi_am_order(c, pe);
     ofi_get_locked(c, dst, seg, off, len, pe, 0);
     ofi_ctx_unlock(c, l);
 }
 
-/* The signal must not overtake the data: unless the provider orders writes after
- * writes (generic FI_ORDER_WAW), complete the data first (with delivery completion
- * that means it is in the target's memory). */
+/* Up to SHMEM_OFI_AM_SIZE bytes, one message (ofi_am.c).  Otherwise the signal must
+ * not overtake the data: unless the provider orders sends (writes) after writes,
+ * complete the data first (with delivery completion that means it is in the target's
+ * memory); then the signal goes by message where messages carry signals, else as an
+ * atomic. */
 void ofi_put_signal(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len,
                     int sig_seg, size_t sig_off, uint64_t signal, int sig_op, int pe, int nbi)
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
     int l = ofi_ctx_lock(c);
+    int coll = sig_op & COMM_SIG_COLL;
 
+    sig_op &= COMM_SIG_ADD;
+    if (ofi_g.am_on) {
+        if (len > ofi_g.am_max) {
+            /* data sent by message and not yet applied could land after this write */
+            if (c->am_n && c->am_pe[pe] == 2)
+                ofi_am_flush(c);
+            ofi_put_locked(c, seg, off, src, len, pe, !nbi);
+            if (!(ofi_g.info->tx_attr->msg_order & FI_ORDER_SAW))
+                ofi_ctx_complete_rma(c); /* earlier messages need not be applied */
+            len = 0;
+        }
+        ofi_am_putsig(c, seg, off, src, len, sig_seg, sig_off, signal, sig_op, pe, !coll);
+        ofi_ctx_unlock(c, l);
+        return;
+    }
     ofi_put_locked(c, seg, off, src, len, pe, !nbi);
     if (!ofi_g.ordered_waw)
         ofi_ctx_complete(c);
@@ -429,8 +458,16 @@ void ofi_fence(struct comm_ctx *ctx)
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
 
-    if (ofi_g.ordered_waw)
+    if (ofi_g.ordered_waw) {
+        /* messages are applied when the target reads them: after the writes that
+         * follow them, unless flushed */
+        if (c && c->am_n) {
+            int l = ofi_ctx_lock(c);
+            ofi_am_flush(c);
+            ofi_ctx_unlock(c, l);
+        }
         return;
+    }
     int l = ofi_ctx_lock(c);
     ofi_ctx_complete(c);
     ofi_ctx_unlock(c, l);

@@ -22,7 +22,10 @@ struct ofi_state ofi_g = { .tcq_fd = -1 };
 #else
 #define OFI_ORDER_RMA_RAW FI_ORDER_RAW
 #endif
-#define OFI_CAPS (FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE)
+/* FI_MSG: put-with-signal messages and their acknowledgements (ofi_am.c) */
+#define OFI_CAPS                                                                           \
+    (FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_MSG | \
+     FI_SEND | FI_RECV)
 #define OFI_MR_MODES \
     (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT)
 
@@ -364,6 +367,13 @@ static void ofi_print_info(void)
            ofi_g.ordered_waw ? "by ordering" : "waits for completion", ofi_g.amo_fallbacks);
     if (ofi_g.amo_fetch_broken)
         printf("ofishmem ofi: fetching atomics unavailable: %s\n", ofi_g.amo_fetch_broken);
+    if (ofi_g.am_on)
+        printf("ofishmem ofi: put-with-signal: one message up to %zu B of data (applied by the "
+               "target), larger: the data written, then the signal by message\n",
+               ofi_g.am_max);
+    else
+        printf("ofishmem ofi: put-with-signal: a write and an atomic (not by message: %s)\n",
+               ofi_g.am_why ? ofi_g.am_why : "?");
     printf("ofishmem ofi: quiet %s; progress thread %s\n",
            ofi_g.put_local ? "waits for delivery, flushes blocking zero-copy puts (locally "
                              "complete) with a read per written PE"
@@ -418,6 +428,10 @@ static ofs_status_t ofi_init(const unsigned char *peers)
                        ofs_g.params.OFI_INJECT_SIZE, bounce, ofs_g.params.BOUNCE_BUFFERS,
                        ofs_g.params.OFI_MAX_CHUNK, &ofi_g.thresh);
     ofi_amo_setup();
+    ofi_am_setup();
+    st = ofi_am_rx_setup();
+    if (st != OFS_OK)
+        return st;
     return rt_kv_put("ofi.peer", &me, sizeof(me));
 }
 
@@ -468,9 +482,11 @@ static void ofi_fini(void)
         ofi_close(ofi_g.mr[s] ? &ofi_g.mr[s]->fid : NULL, "segment MR");
         ofi_g.mr[s] = NULL;
     }
+    ofi_am_rx_close();
     if (ofi_g.main)
         ofi_ctx_free(ofi_g.main);
     ofi_g.main = NULL;
+    ofi_am_rx_free();
     ofi_close(ofi_g.tcntr ? &ofi_g.tcntr->fid : NULL, "target counter");
     ofi_g.tcntr = NULL;
     ofi_g.rma_event = 0;
@@ -506,6 +522,8 @@ static void ofi_ctx_free(struct ofi_ctx *c)
     free(c->addr);
     free(c->dirty);
     free(c->dirty_list);
+    free(c->am_pe);
+    free(c->am_list);
     pthread_mutex_destroy(&c->lock);
     free(c->bounces);
     free(c->bounce_mem);
@@ -601,7 +619,9 @@ static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p)
     c->addr = calloc(ofs_g.n_pes, sizeof(*c->addr));
     c->dirty = calloc(ofs_g.n_pes, 1);
     c->dirty_list = calloc(ofs_g.n_pes, sizeof(int));
-    if (!c->addr || !c->dirty || !c->dirty_list) {
+    c->am_pe = calloc(ofs_g.n_pes, 1);
+    c->am_list = calloc(ofs_g.n_pes, sizeof(int));
+    if (!c->addr || !c->dirty || !c->dirty_list || !c->am_pe || !c->am_list) {
         st = OFS_ERR_NOMEM;
         goto err_free;
     }
@@ -634,6 +654,8 @@ static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p)
         st = ofi_err("fi_av_open", ret);
         goto err_free;
     }
+    if (target)
+        cq_attr.format = FI_CQ_FORMAT_MSG; /* put-with-signal messages: their length */
     if (target && ofi_g.manual_progress) {
         /* a wait fd lets the progress thread sleep; not every provider has one */
         cq_attr.wait_obj = FI_WAIT_FD;

@@ -194,7 +194,7 @@ static void shm_put_signal(struct comm_ctx *ctx, int seg, size_t off, const void
     uint64_t *sig = (uint64_t *)shm_addr(sig_seg, sig_off, pe);
 
     memcpy(shm_addr(seg, off, pe), src, len);
-    if (sig_op == COMM_SIG_ADD)
+    if (sig_op & COMM_SIG_ADD)
         __atomic_fetch_add(sig, signal, __ATOMIC_RELEASE);
     else
         __atomic_store_n(sig, signal, __ATOMIC_RELEASE);

@@ -1,0 +1,394 @@
+/*
+ * Put-with-signal as one message (the "AM" path).  Written as an RMA write and an
+ * atomic, a put-with-signal over tcp;ofi_rxm is four messages (the write, its
+ * delivery acknowledgement, the atomic, its response), and a put_signal/wait_until
+ * ping-pong took 3.4x fi_pingpong's time per transfer.  Here a small one is a single
+ * send to the target endpoint carrying a header, the data and the signal; the target
+ * copies the data and updates the signal (a CPU atomic, released after the data) when
+ * it reads its completion queue, which its wait loops and its progress thread do.
+ *
+ * Every signal update over the OFI route then has one executor, the target's CPU
+ * (a put-with-signal too large for a message writes its data, then sends a message
+ * with no data for the signal), so signal updates are atomic with respect to each
+ * other and to wait_until/signal_fetch, as the specification asks (it asks nothing
+ * about signals against the AMO routines on the same word: those stay with the
+ * provider).  On one node reached over shm the signals are CPU atomics already.
+ *
+ * Completion: a send completes when the target has the message, not when it has
+ * applied it.  So quiet, fence, and any other operation of the same context to a PE
+ * with messages outstanding first send that PE a FLUSH, which the target answers with
+ * an ACK once it has applied everything before it (the provider delivers the sends of
+ * one endpoint to another in order: FI_ORDER_SAS is required), and waits for the ACKs.
+ * ACKs arrive at the initiator's target endpoint and are counted in the context.
+ *
+ * The target's receive side (buffers posted on the target endpoint, handled under
+ * one lock so that a FLUSH is never answered before an earlier message is applied)
+ * is in this file too.  Only with manual-progress providers, whose target endpoint
+ * somebody polls anyway (the progress thread): elsewhere a message would wait for the
+ * target PE to call the library.
+ */
+#include "ofi_internal.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+enum { OFI_AM_PUTSIG = 1, OFI_AM_FLUSH = 2, OFI_AM_ACK = 3 };
+
+struct ofi_am_hdr {
+    uint8_t kind, sig_op, seg, sig_seg;
+    uint32_t src;     /* the sending PE */
+    uint64_t off;     /* PUTSIG: the data's offset; FLUSH/ACK: the initiator's context */
+    uint64_t sig_off; /* PUTSIG: the signal's offset */
+    uint64_t signal;  /* PUTSIG: the operand */
+};
+_Static_assert(sizeof(struct ofi_am_hdr) == OFI_AM_HDR, "AM header size");
+
+#define OFI_AM_RX_BUFS 64
+
+struct ofi_am_rx {
+    struct fi_context2 fictx;
+    char *buf;
+};
+
+static struct {
+    pthread_mutex_t lock;   /* receive side: reading the target CQ and applying */
+    unsigned long received; /* messages applied (ofi_traffic watches it) */
+    struct ofi_am_rx *rx;
+    char *mem;
+    size_t buf_size;
+    struct fid_mr *mr;
+    void *desc;
+} am_g = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Largest message sent by inject: SHMEM_OFI_INJECT_SIZE (which can only lower the
+ * provider's inject size) applies to messages as to puts. */
+static size_t ofi_am_inject_max(void)
+{
+    size_t inj = ofi_g.thresh.inject_max;
+    return inj < OFI_AM_HDR + OFI_AM_INJECT_MAX ? inj : OFI_AM_HDR + OFI_AM_INJECT_MAX;
+}
+
+/* Decide the path once the provider is known (before the target endpoint's buffers
+ * are posted): SHMEM_OFI_AM_SIZE bytes of data at most, limited by what a bounce
+ * buffer or (without bounce buffers) an inject can carry with the header. */
+void ofi_am_setup(void)
+{
+    const struct fi_info *i = ofi_g.info;
+    long want = ofs_g.params.OFI_AM_SIZE;
+    size_t max;
+
+    ofi_g.am_max = 0;
+    ofi_g.am_why = NULL;
+    if (want == 0)
+        ofi_g.am_why = "SHMEM_OFI_AM_SIZE=0";
+    else if (!ofi_g.manual_progress)
+        ofi_g.am_why = "the provider progresses data itself (no progress thread to apply them)";
+    else if (!(i->caps & FI_MSG) || !(i->tx_attr->msg_order & FI_ORDER_SAS))
+        ofi_g.am_why = "the provider does not deliver messages in order";
+    else if (i->tx_attr->inject_size < OFI_AM_HDR)
+        ofi_g.am_why = "the provider's inject size is below the 32-byte header";
+    if (ofi_g.am_why)
+        return;
+    max = want < 0 ? OFI_AM_SIZE_DEFAULT : (size_t)want;
+    size_t inj = ofi_am_inject_max();
+    size_t carry = ofi_g.thresh.bounce_max > inj ? ofi_g.thresh.bounce_max : inj;
+    if (carry < OFI_AM_HDR) {
+        ofi_g.am_why = "neither inject nor bounce buffers can carry the 32-byte header";
+        return;
+    }
+    if (max > carry - OFI_AM_HDR)
+        max = carry - OFI_AM_HDR;
+    /* a message must fit the target's receive buffer and one provider message */
+    if (i->ep_attr->max_msg_size && max > i->ep_attr->max_msg_size - OFI_AM_HDR)
+        max = i->ep_attr->max_msg_size - OFI_AM_HDR;
+    ofi_g.am_max = max;
+    /* even 0 bytes of data: the signal of larger puts goes by message */
+    ofi_g.am_on = 1;
+}
+
+/* Post r; with setup set, a full receive queue is not waited for (-FI_EAGAIN or
+ * -FI_ENOMEM returned): at start-up the queue's size is what it holds. */
+static ssize_t ofi_am_post_try(struct ofi_am_rx *r, int setup)
+{
+    struct iovec iov = { .iov_base = r->buf, .iov_len = am_g.buf_size };
+    void *desc = am_g.desc;
+    struct fi_msg msg = { .msg_iov = &iov,
+                          .desc = desc ? &desc : NULL,
+                          .iov_count = 1,
+                          .addr = FI_ADDR_UNSPEC,
+                          .context = &r->fictx };
+    ssize_t ret;
+    unsigned spins = 0;
+
+    while ((ret = fi_recvmsg(ofi_g.main->ep, &msg, FI_COMPLETION)) == -FI_EAGAIN && !setup) {
+        (void)fi_cntr_read(ofi_g.main->put_cntr); /* drives the provider */
+        if (++spins > 64)
+            sched_yield();
+    }
+    if (setup && (ret == -FI_EAGAIN || ret == -FI_ENOMEM))
+        return ret;
+    if (OFS_UNLIKELY(ret))
+        ofi_fatal_call("fi_recvmsg", ret, "message buffer %p, %zu bytes", r->buf, am_g.buf_size);
+    return 0;
+}
+
+/* Repost a buffer whose message was applied: it had a place in the queue. */
+static void ofi_am_post(struct ofi_am_rx *r)
+{
+    (void)ofi_am_post_try(r, 0);
+}
+
+/* Post the target endpoint's receive buffers (before the address is published). */
+ofs_status_t ofi_am_rx_setup(void)
+{
+    if (!ofi_g.am_on)
+        return OFS_OK;
+    am_g.buf_size = (OFI_AM_HDR + ofi_g.am_max + 63) & ~(size_t)63;
+    am_g.rx = calloc(OFI_AM_RX_BUFS, sizeof(*am_g.rx));
+    am_g.mem = aligned_alloc(64, OFI_AM_RX_BUFS * am_g.buf_size);
+    if (!am_g.rx || !am_g.mem)
+        return OFS_ERR_NOMEM;
+    if (ofi_g.mr_mode & FI_MR_LOCAL) {
+        ofs_status_t st = ofi_mr_reg_local(ofi_g.main->ep, am_g.mem, OFI_AM_RX_BUFS * am_g.buf_size,
+                                           FI_RECV, &am_g.mr);
+        if (st != OFS_OK)
+            return st;
+        am_g.desc = fi_mr_desc(am_g.mr);
+    }
+    /* as many as the receive queue holds (FI_*_RX_SIZE), up to OFI_AM_RX_BUFS; a
+     * message that finds none posted waits in the provider */
+    int posted = 0;
+    size_t qsize = ofi_g.info->rx_attr->size ? ofi_g.info->rx_attr->size : OFI_AM_RX_BUFS;
+    for (int k = 0; k < OFI_AM_RX_BUFS && (size_t)k < qsize; k++) {
+        am_g.rx[k].buf = am_g.mem + (size_t)k * am_g.buf_size;
+        if (ofi_am_post_try(&am_g.rx[k], 1) != 0)
+            break;
+        posted++;
+    }
+    if (posted == 0) {
+        ofs_log_error("ofi: the target endpoint's receive queue takes no buffer for "
+                      "put-with-signal messages (rx size %zu): set SHMEM_OFI_AM_SIZE=0 on every PE",
+                      ofi_g.info->rx_attr->size);
+        return OFS_ERR_FABRIC;
+    }
+    return OFS_OK;
+}
+
+/* Before the target endpoint is closed (its MR first, as under FI_MR_ENDPOINT it is
+ * bound to the endpoint). */
+void ofi_am_rx_close(void)
+{
+    if (am_g.mr)
+        fi_close(&am_g.mr->fid);
+    am_g.mr = NULL;
+    am_g.desc = NULL;
+}
+
+/* After it is closed: nothing refers to the buffers any more. */
+void ofi_am_rx_free(void)
+{
+    free(am_g.rx);
+    free(am_g.mem);
+    am_g.rx = NULL;
+    am_g.mem = NULL;
+    ofi_g.am_on = 0;
+    ofi_g.am_max = 0;
+}
+
+/* Reply on the target endpoint; it may be full for a moment: drive it and retry. */
+static void ofi_am_reply(const struct ofi_am_hdr *h, int pe)
+{
+    unsigned spins = 0;
+    ssize_t ret;
+
+    while ((ret = fi_inject(ofi_g.main->ep, h, sizeof(*h), ofi_g.main->addr[pe])) == -FI_EAGAIN) {
+        (void)fi_cntr_read(ofi_g.main->put_cntr);
+        if (++spins > 64)
+            sched_yield();
+    }
+    if (OFS_UNLIKELY(ret))
+        ofi_fatal_call("fi_inject", ret, "acknowledgement to PE %d", pe);
+}
+
+static OFS_NORETURN void ofi_am_bad(const struct ofi_am_hdr *h, size_t len)
+{
+    ofs_fatal(1,
+              "ofi: a put-with-signal message from PE %u does not fit this PE's memory (kind %u, "
+              "segment %u+%llu, %zu bytes, signal %u+%llu): are SHMEM_SYMMETRIC_SIZE and "
+              "SHMEM_OFI_AM_SIZE the same on every PE?",
+              (unsigned)h->src, (unsigned)h->kind, (unsigned)h->seg, (unsigned long long)h->off,
+              len, (unsigned)h->sig_seg, (unsigned long long)h->sig_off);
+}
+
+static void ofi_am_apply(const char *buf, size_t len)
+{
+    struct ofi_am_hdr h;
+
+    if (OFS_UNLIKELY(len < sizeof(h)))
+        ofs_fatal(1, "ofi: a %zu-byte message arrived at the target endpoint (not ofishmem's)",
+                  len);
+    memcpy(&h, buf, sizeof(h));
+    len -= sizeof(h);
+    switch (h.kind) {
+    case OFI_AM_PUTSIG: {
+        if (OFS_UNLIKELY(h.seg >= HEAP_NSEGS || h.sig_seg >= HEAP_NSEGS ||
+                         h.off > heap_g.seg[h.seg].len || len > heap_g.seg[h.seg].len - h.off ||
+                         h.sig_off > heap_g.seg[h.sig_seg].len - sizeof(uint64_t) ||
+                         h.sig_off % sizeof(uint64_t) != 0))
+            ofi_am_bad(&h, len);
+        if (len)
+            memcpy(heap_g.seg[h.seg].base + h.off, buf + sizeof(h), len);
+        uint64_t *sig = (uint64_t *)(void *)(heap_g.seg[h.sig_seg].base + h.sig_off);
+        if (h.sig_op == COMM_SIG_ADD)
+            __atomic_fetch_add(sig, h.signal, __ATOMIC_RELEASE);
+        else
+            __atomic_store_n(sig, h.signal, __ATOMIC_RELEASE);
+        break;
+    }
+    case OFI_AM_FLUSH:
+        if (OFS_UNLIKELY(h.src >= (uint32_t)ofs_g.n_pes || !ofi_g.active[h.src]))
+            ofi_am_bad(&h, len);
+        h.kind = OFI_AM_ACK;
+        ofi_am_reply(&h, (int)h.src);
+        break;
+    case OFI_AM_ACK: {
+        struct ofi_ctx *c = (struct ofi_ctx *)(uintptr_t)h.off;
+        __atomic_add_fetch(&c->am_acked, 1, __ATOMIC_RELEASE);
+        break;
+    }
+    default: ofi_am_bad(&h, len);
+    }
+}
+
+/* Read the target CQ and apply what arrived (thread-safe: one reader at a time; a
+ * caller that finds another reading leaves it the work).  Returns the provider's
+ * answer to the read, as ofi_target_poll_cq handles it. */
+ssize_t ofi_am_poll(struct fid_cq *cq)
+{
+    struct fi_cq_msg_entry e[8];
+    ssize_t n;
+
+    if (pthread_mutex_trylock(&am_g.lock) != 0)
+        return -FI_EAGAIN;
+    n = fi_cq_read(cq, e, 8);
+    for (ssize_t k = 0; k < n; k++) {
+        struct ofi_am_rx *r = e[k].op_context;
+        if (OFS_UNLIKELY(!r))
+            continue;
+        ofi_am_apply(r->buf, e[k].len);
+        ofi_am_post(r);
+    }
+    if (n > 0)
+        __atomic_add_fetch(&am_g.received, (unsigned long)n, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&am_g.lock);
+    return n;
+}
+
+unsigned long ofi_am_received(void)
+{
+    return __atomic_load_n(&am_g.received, __ATOMIC_RELAXED);
+}
+
+/* Send header (+ data) from context c to pe's target endpoint: inject when it fits,
+ * else through a bounce buffer (recycled on completion, as a bounced put). */
+static void ofi_am_send(struct ofi_ctx *c, const struct ofi_am_hdr *h, const void *data, size_t len,
+                        int pe)
+{
+    size_t n = sizeof(*h) + len;
+    unsigned iter = 0;
+    ssize_t ret;
+
+    if (n <= ofi_am_inject_max()) {
+        char buf[OFI_AM_HDR + OFI_AM_INJECT_MAX];
+        const void *p = h;
+        if (len) {
+            memcpy(buf, h, sizeof(*h));
+            memcpy(buf + sizeof(*h), data, len);
+            p = buf;
+        }
+        while ((ret = fi_inject(c->ep, p, n, c->addr[pe])) == -FI_EAGAIN)
+            ofi_ctx_progress(c, &iter);
+        if (OFS_UNLIKELY(ret))
+            ofi_fatal_call("fi_inject", ret, "put-with-signal message, %zu bytes, PE %d", n, pe);
+        return;
+    }
+    struct ofi_bounce *b;
+    while (!(b = c->bounce_free))
+        ofi_ctx_progress(c, &iter);
+    c->bounce_free = b->next;
+    c->bounce_busy++;
+    memcpy(b->buf, h, sizeof(*h));
+    if (len)
+        memcpy(b->buf + sizeof(*h), data, len);
+    struct iovec iov = { .iov_base = b->buf, .iov_len = n };
+    void *desc = c->bounce_desc;
+    struct fi_msg msg = { .msg_iov = &iov,
+                          .desc = desc ? &desc : NULL,
+                          .iov_count = 1,
+                          .addr = c->addr[pe],
+                          .context = b };
+    while ((ret = fi_sendmsg(c->ep, &msg, FI_COMPLETION)) == -FI_EAGAIN)
+        ofi_ctx_progress(c, &iter);
+    if (OFS_UNLIKELY(ret))
+        ofi_fatal_call("fi_sendmsg", ret, "put-with-signal message, %zu bytes, PE %d", n, pe);
+}
+
+void ofi_am_putsig(struct ofi_ctx *c, int seg, size_t off, const void *src, size_t len, int sig_seg,
+                   size_t sig_off, uint64_t signal, int sig_op, int pe, int track)
+{
+    struct ofi_am_hdr h = { .kind = OFI_AM_PUTSIG,
+                            .sig_op = (uint8_t)sig_op,
+                            .seg = (uint8_t)seg,
+                            .sig_seg = (uint8_t)sig_seg,
+                            .src = (uint32_t)ofs_g.my_pe,
+                            .off = off,
+                            .sig_off = sig_off,
+                            .signal = signal };
+
+    ofi_am_send(c, &h, src, len, pe);
+    if (!track) /* a collective's signal: its target waits for it */
+        return;
+    if (!c->am_pe[pe])
+        c->am_list[c->am_n++] = pe;
+    if (c->am_pe[pe] < 1 + (len > 0))
+        c->am_pe[pe] = (unsigned char)(1 + (len > 0));
+}
+
+/* Wait until every message this context sent has been applied by its target. */
+void ofi_am_flush(struct ofi_ctx *c)
+{
+    struct ofi_am_hdr h = { .kind = OFI_AM_FLUSH,
+                            .src = (uint32_t)ofs_g.my_pe,
+                            .off = (uint64_t)(uintptr_t)c };
+    unsigned iter = 0;
+
+    if (c->am_n == 0)
+        return;
+    /* Past shmem_finalize's final barrier the only messages not known to be applied
+     * are the barrier's own signals, which their targets wait for before they leave;
+     * a PE that left may have stopped answering (as for ofi_ctx_complete's flush) */
+    if (ofs_g.finalizing) {
+        for (int k = 0; k < c->am_n; k++)
+            c->am_pe[c->am_list[k]] = 0;
+        c->am_n = 0;
+        return;
+    }
+    for (int k = 0; k < c->am_n; k++) {
+        ofi_am_send(c, &h, NULL, 0, c->am_list[k]);
+        c->am_pe[c->am_list[k]] = 0;
+    }
+    c->am_flushes += (uint64_t)c->am_n;
+    c->am_n = 0;
+    int attending = 0;
+    while (__atomic_load_n(&c->am_acked, __ATOMIC_ACQUIRE) < c->am_flushes) {
+        if (!attending && iter >= 64) {
+            attending = 1;
+            ofi_attend_ctx(1);
+        }
+        ofi_ctx_progress(c, &iter);
+    }
+    if (attending)
+        ofi_attend_ctx(-1);
+}
