@@ -270,8 +270,12 @@ ssize_t ofi_am_poll(struct fid_cq *cq)
     struct fi_cq_msg_entry e[8];
     ssize_t n;
 
-    if (pthread_mutex_trylock(&am_g.lock) != 0)
+    if (pthread_mutex_trylock(&am_g.lock) != 0) {
+        /* still drive the provider (RMA and atomics aimed at us are served there);
+         * reading a counter takes no completion from the holder */
+        (void)fi_cntr_read(ofi_g.main->put_cntr);
         return -FI_EAGAIN;
+    }
     n = fi_cq_read(cq, e, 8);
     for (ssize_t k = 0; k < n; k++) {
         struct ofi_am_rx *r = e[k].op_context;
@@ -314,11 +318,7 @@ static void ofi_am_send(struct ofi_ctx *c, const struct ofi_am_hdr *h, const voi
             ofi_fatal_call("fi_inject", ret, "put-with-signal message, %zu bytes, PE %d", n, pe);
         return;
     }
-    struct ofi_bounce *b;
-    while (!(b = c->bounce_free))
-        ofi_ctx_progress(c, &iter);
-    c->bounce_free = b->next;
-    c->bounce_busy++;
+    struct ofi_bounce *b = ofi_bounce_take(c);
     memcpy(b->buf, h, sizeof(*h));
     if (len)
         memcpy(b->buf + sizeof(*h), data, len);

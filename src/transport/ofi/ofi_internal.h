@@ -229,6 +229,9 @@ static inline void ofi_ctx_dirty(struct ofi_ctx *c, int pe)
     if (!ofi_g.delivery_complete)
         ofi_ctx_mark(c, pe);
 }
+/* A free bounce buffer of c (drives progress until one comes back); it returns to
+ * the free list when the CQ entry of the operation that used it is read. */
+struct ofi_bounce *ofi_bounce_take(struct ofi_ctx *c) OFS_HIDDEN;
 /* Complete everything issued on c: writes (and put-with-signal messages) are in the
  * targets' memory on return.  _rma: the writes, atomics and reads only. */
 void ofi_ctx_complete(struct ofi_ctx *c) OFS_HIDDEN;

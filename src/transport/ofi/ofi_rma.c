@@ -277,8 +277,7 @@ static void ofi_put_inject(struct ofi_ctx *c, const void *src, size_t len, int p
     c->put_issued++;
 }
 
-static void ofi_put_bounce(struct ofi_ctx *c, const void *src, size_t len, int pe, uint64_t raddr,
-                           uint64_t key)
+struct ofi_bounce *ofi_bounce_take(struct ofi_ctx *c)
 {
     struct ofi_bounce *b;
     unsigned iter = 0;
@@ -289,6 +288,14 @@ static void ofi_put_bounce(struct ofi_ctx *c, const void *src, size_t len, int p
     }
     c->bounce_free = b->next;
     c->bounce_busy++;
+    return b;
+}
+
+static void ofi_put_bounce(struct ofi_ctx *c, const void *src, size_t len, int pe, uint64_t raddr,
+                           uint64_t key)
+{
+    struct ofi_bounce *b = ofi_bounce_take(c);
+
     memcpy(b->buf, src, len);
     ofi_writemsg(c, b->buf, c->bounce_desc, len, pe, raddr, key, b, FI_COMPLETION | ofi_g.op_flags,
                  "bounce");
