@@ -8,7 +8,7 @@
  * Three times: after a barrier, then (computing ~1 s) right after a conversation, a
  * ping-pong of shmem_long_p and shmem_long_wait_until between the two, whose waits
  * leave the progress thread standing by (see ofi_attend) until it notices that the
- * target stopped waiting, then (~0.5 s) after one in which the target polls with
+ * target stopped waiting, then (~1 s) after one in which the target polls with
  * shmem_long_test, which counts likewise (comm_test_poll). */
 #include "ofi_test.h"
 
@@ -132,6 +132,6 @@ int main(void)
 
     round_trip(me, target, 0, COMPUTE_NS, "after a barrier");
     round_trip(me, target, 1, COMPUTE_NS / 2, "after a conversation");
-    round_trip(me, target, 2, COMPUTE_NS / 4, "after a conversation polled with test");
+    round_trip(me, target, 2, COMPUTE_NS / 2, "after a conversation polled with test");
     return test_finish("ofi_progress");
 }
