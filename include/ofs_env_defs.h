@@ -39,9 +39,13 @@ OFS_ENV(BOUNCE_SIZE, SIZE, "-1",
         "Largest put copied into a registered bounce buffer (0 disables; -1: 8K with the shm "
         "provider, whose zero-copy writes are CMA copies, else 32K); larger puts are zero-copy")
 OFS_ENV(OFI_AM_SIZE, SIZE, "-1",
-        "Largest put-with-signal over the OFI route sent as one message that the target PE "
-        "applies (-1: 4K, or what a bounce buffer holds if less; 0: every put-with-signal is a "
-        "write and an atomic)")
+        "Largest put-with-signal over the OFI route sent as messages that the target PE "
+        "applies (-1: 16K with tcp;ofi_rxm, else 4K; 0: every put-with-signal is a write and an "
+        "atomic); larger ones write their data, then send the signal by message")
+OFS_ENV(OFI_AM_PART, SIZE, "-1",
+        "Largest data in one put-with-signal message; more goes in several (-1: what the "
+        "provider sends by its fastest protocol with the 32-byte header: shm's inject size, "
+        "tcp;ofi_rxm's eager size, else what a bounce buffer holds)")
 OFS_ENV(BOUNCE_BUFFERS, LONG, "64",
         "Number of bounce buffers per OFI context (0 disables the bounce path)")
 OFS_ENV(OFI_MAX_CHUNK, SIZE, "0",

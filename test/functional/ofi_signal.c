@@ -16,19 +16,21 @@
  *     atomic adds (applied by the provider) from every PE on one word of PE 0 at
  *     once: none lost (libfabric's software atomics are CPU atomics; DESIGN rule 1's
  *     mixed case).
- * Sizes cross the message limit (4 KiB by default; the test list also runs it with
- * SHMEM_OFI_AM_SIZE=0, 16 bytes and without inject). */
+ * Sizes cross the message limits (4 KiB by default with shm, in two messages; 16 KiB
+ * with tcp;ofi_rxm; the test list also runs it with SHMEM_OFI_AM_SIZE=0 and 16 bytes,
+ * with SHMEM_OFI_AM_PART=16 or 100 (data in up to 563 messages) and without
+ * inject). */
 #include "ofi_test.h"
 
 #define NROUNDS 40
-#define SLOT 9000 /* past the default limit: the large rounds write, then signal */
+#define SLOT 20000 /* past the default limits (4K, 16K): the large rounds write, then signal */
 
 static uint64_t sig;
 static uint64_t sig2;
 static uint64_t sig3;
 static unsigned char small_buf[64];
 
-static const size_t lens[] = { 0, 1, 8, 24, 33, 100, 4096, 4097, SLOT };
+static const size_t lens[] = { 0, 1, 8, 24, 33, 100, 4096, 4097, 9000, SLOT };
 #define NLENS (sizeof(lens) / sizeof(lens[0]))
 
 static void test_many_adds(unsigned char *slots, unsigned char *src)

@@ -148,7 +148,8 @@ struct ofi_state {
     int amo_fallbacks;
     /* put-with-signal as one message (ofi_am.c) */
     int am_on;                    /* signals go by message */
-    size_t am_max;                /* largest data carried in the message */
+    size_t am_max;                /* largest data sent by message(s) */
+    size_t am_part;               /* largest data in one message (more: several) */
     const char *am_why;           /* why not, when not */
     const char *amo_fetch_broken; /* why fetching atomics are unavailable, or NULL */
     /* progress thread */
@@ -280,6 +281,8 @@ void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, 
 #define OFI_AM_HDR 32
 #define OFI_AM_INJECT_MAX 4096 /* largest data injected from the stack */
 #define OFI_AM_SIZE_DEFAULT 4096
+#define OFI_AM_SIZE_DEFAULT_RXM 16384
+#define OFI_AM_RXM_EAGER 16384 /* FI_OFI_RXM_BUFFER_SIZE's default */
 void ofi_am_setup(void) OFS_HIDDEN;
 ofs_status_t ofi_am_rx_setup(void) OFS_HIDDEN;
 void ofi_am_rx_close(void) OFS_HIDDEN;

@@ -59,8 +59,8 @@ static void ofi_target_poll_cq(void)
                       fi_strerror(err.err), err.err, buf,
                       err.err == FI_ETRUNC
                           ? " (a put-with-signal message larger than this PE's receive buffers: "
-                            "SHMEM_OFI_AM_SIZE, SHMEM_BOUNCE_SIZE and SHMEM_OFI_INJECT_SIZE "
-                            "must be the same on every PE)"
+                            "SHMEM_OFI_AM_SIZE, SHMEM_OFI_AM_PART, SHMEM_BOUNCE_SIZE and "
+                            "SHMEM_OFI_INJECT_SIZE must be the same on every PE)"
                           : "");
         }
         return;

@@ -368,9 +368,10 @@ static void ofi_print_info(void)
     if (ofi_g.amo_fetch_broken)
         printf("ofishmem ofi: fetching atomics unavailable: %s\n", ofi_g.amo_fetch_broken);
     if (ofi_g.am_on)
-        printf("ofishmem ofi: put-with-signal: one message up to %zu B of data (applied by the "
-               "target), larger: the data written, then the signal by message\n",
-               ofi_g.am_max);
+        printf("ofishmem ofi: put-with-signal: by message up to %zu B of data (applied by the "
+               "target; %zu B per message), larger: the data written, then the signal by "
+               "message\n",
+               ofi_g.am_max, ofi_g.am_part);
     else
         printf("ofishmem ofi: put-with-signal: a write and an atomic (not by message: %s)\n",
                ofi_g.am_why ? ofi_g.am_why : "?");
