@@ -8,8 +8,8 @@
  * it reads its completion queue, which its wait loops and its progress thread do.
  * Data longer than the provider sends by its fastest protocol (shm: its inject size,
  * tcp;ofi_rxm: its eager size) goes in several messages, the signal with the last
- * (one 8 KiB put-with-signal over tcp;ofi_rxm: 11 us that way, 22-25 us written and
- * then signalled; 16 KiB: 19-20 us, 24-27 us).
+ * (perf_pingpong over tcp;ofi_rxm, 16 KiB: 18.4-22.5 us per transfer that way,
+ * 24.2-30.1 us written and then signalled).
  *
  * Every signal update over the OFI route then has one executor, the target's CPU
  * (a put-with-signal too large for a message writes its data, then sends a message
