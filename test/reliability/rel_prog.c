@@ -9,6 +9,9 @@
  *   bad_team        every PE calls a reduction on SHMEM_TEAM_INVALID
  *   after_finalize  every PE calls shmem_int_p after shmem_finalize
  *   bad_session     every PE starts a context session with an unknown config_mask bit
+ *   am_mismatch     PE 1 (PMIX_RANK 1) runs with SHMEM_OFI_AM_PART=16, and PE 0 sends it
+ *                   a 4 KiB put-with-signal: over the OFI route its receive buffers are
+ *                   too small (the settings must match on every PE)
  *   hang            PE 0 prints "ready" and PE 1 computes forever while the others wait
  *                   in a barrier (for killing the launcher)
  *   hang_noterm     the same, every PE ignoring SIGTERM and SIGPIPE
@@ -23,7 +26,10 @@
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "ok";
+    const char *rank = getenv("PMIX_RANK");
 
+    if (strcmp(mode, "am_mismatch") == 0 && rank && strcmp(rank, "1") == 0)
+        setenv("SHMEM_OFI_AM_PART", "16", 1);
     shmem_init();
     if (strcmp(mode, "init_twice") == 0)
         shmem_init();
@@ -40,6 +46,12 @@ int main(int argc, char **argv)
     if (strcmp(mode, "bad_session") == 0) {
         shmem_ctx_session_config_t cfg = { 0 };
         shmem_ctx_session_start(SHMEM_CTX_DEFAULT, 0, &cfg, 0x100);
+    }
+    if (strcmp(mode, "am_mismatch") == 0 && me == 0) {
+        static char buf[4096];
+        static uint64_t sig;
+        shmem_putmem_signal(buf, buf, sizeof(buf), &sig, 1, SHMEM_SIGNAL_SET, victim);
+        shmem_quiet();
     }
     if (strcmp(mode, "hang_noterm") == 0) {
         signal(SIGTERM, SIG_IGN);
