@@ -33,7 +33,6 @@
  */
 #include "ofi_internal.h"
 
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -58,8 +57,12 @@ struct ofi_am_rx {
 };
 
 static struct {
-    pthread_mutex_t lock;   /* receive side: reading the target CQ and applying */
-    unsigned long received; /* messages applied (ofi_traffic watches it) */
+    pthread_mutex_t lock;    /* receive side: reading the target CQ and applying */
+    unsigned long received;  /* messages applied (ofi_traffic watches it) */
+    struct ofi_am_hdr *acks; /* acknowledgements the provider pushed back */
+    int n_acks, cap_acks;
+    struct ofi_am_rx *repost[OFI_AM_RX_BUFS]; /* buffers the provider did not take back */
+    int n_repost;
     struct ofi_am_rx *rx;
     char *mem;
     size_t buf_size;
@@ -145,18 +148,11 @@ void ofi_am_setup(void)
     ofi_g.am_on = 1;
 }
 
-/* The target endpoint pushed back (under am_g.lock, whose holder must not wait for
- * the CQ it holds): drive the provider without taking completions (reading a counter
- * does), yielding the CPU after a while. */
-static void ofi_am_retry(unsigned *spins)
-{
-    (void)fi_cntr_read(ofi_g.main->put_cntr);
-    if (++*spins > 64)
-        sched_yield();
-}
-
-/* Post r; with setup set, a full receive queue is not waited for (-FI_EAGAIN or
- * -FI_ENOMEM returned): at start-up the queue's size is what it holds. */
+/* Post r.  A full receive queue (-FI_EAGAIN; at start-up also -FI_ENOMEM, setup
+ * set) is returned, not waited for: at start-up the queue's size is what it holds;
+ * later the caller holds am_g.lock and the completion queue, which may have to be
+ * read first (with FI_SHM_RX_SIZE=8 and 4 PEs flooding one, shm refused a repost for
+ * as long as its poller, retrying, did not read the queue: the job hung). */
 static ssize_t ofi_am_post_try(struct ofi_am_rx *r, int setup)
 {
     struct iovec iov = { .iov_base = r->buf, .iov_len = am_g.buf_size };
@@ -166,22 +162,34 @@ static ssize_t ofi_am_post_try(struct ofi_am_rx *r, int setup)
                           .iov_count = 1,
                           .addr = FI_ADDR_UNSPEC,
                           .context = &r->fictx };
-    ssize_t ret;
-    unsigned spins = 0;
+    ssize_t ret = fi_recvmsg(ofi_g.main->ep, &msg, FI_COMPLETION);
 
-    while ((ret = fi_recvmsg(ofi_g.main->ep, &msg, FI_COMPLETION)) == -FI_EAGAIN && !setup)
-        ofi_am_retry(&spins);
-    if (setup && (ret == -FI_EAGAIN || ret == -FI_ENOMEM))
+    if (ret == -FI_EAGAIN || (setup && ret == -FI_ENOMEM))
         return ret;
     if (OFS_UNLIKELY(ret))
         ofi_fatal_call("fi_recvmsg", ret, "message buffer %p, %zu bytes", r->buf, am_g.buf_size);
     return 0;
 }
 
-/* Repost a buffer whose message was applied: it had a place in the queue. */
+/* Repost a buffer whose message was applied (under am_g.lock); one the provider does
+ * not take now waits for a later poll, after the completion queue has been read. */
 static void ofi_am_post(struct ofi_am_rx *r)
 {
-    (void)ofi_am_post_try(r, 0);
+    if (am_g.n_repost == 0 && ofi_am_post_try(r, 0) == 0)
+        return;
+    am_g.repost[am_g.n_repost++] = r;
+}
+
+static void ofi_am_repost(void)
+{
+    int k = 0;
+
+    while (k < am_g.n_repost && ofi_am_post_try(am_g.repost[k], 0) == 0)
+        k++;
+    if (k > 0) {
+        memmove(am_g.repost, am_g.repost + k, (size_t)(am_g.n_repost - k) * sizeof(*am_g.repost));
+        am_g.n_repost -= k;
+    }
 }
 
 /* Post the target endpoint's receive buffers (before the address is published). */
@@ -235,22 +243,59 @@ void ofi_am_rx_free(void)
 {
     free(am_g.rx);
     free(am_g.mem);
+    free(am_g.acks);
     am_g.rx = NULL;
     am_g.mem = NULL;
+    am_g.acks = NULL;
+    am_g.n_acks = am_g.cap_acks = 0;
+    am_g.n_repost = 0;
     ofi_g.am_on = 0;
     ofi_g.am_max = 0;
 }
 
-/* Reply on the target endpoint; it may be full for a moment: drive it and retry. */
-static void ofi_am_reply(const struct ofi_am_hdr *h, int pe)
+/* Acknowledgements go out from the target endpoint, under am_g.lock.  One that the
+ * provider pushes back (-FI_EAGAIN) waits in am_g.acks and is sent by a later poll:
+ * retrying on the spot would deadlock when the destination's queue is full of
+ * messages that it cannot take while it, too, waits to send (two PEs flushing each
+ * other, or a PE flushing itself while others fill its queue: seen with
+ * FI_SHM_RX_SIZE=8 and 16-byte parts, 4 PEs). */
+static int ofi_am_ack_try(const struct ofi_am_hdr *h)
 {
-    unsigned spins = 0;
-    ssize_t ret;
+    ssize_t ret = fi_inject(ofi_g.main->ep, h, sizeof(*h), ofi_g.main->addr[h->src]);
 
-    while ((ret = fi_inject(ofi_g.main->ep, h, sizeof(*h), ofi_g.main->addr[pe])) == -FI_EAGAIN)
-        ofi_am_retry(&spins);
+    if (ret == -FI_EAGAIN)
+        return 0;
     if (OFS_UNLIKELY(ret))
-        ofi_fatal_call("fi_inject", ret, "acknowledgement to PE %d", pe);
+        ofi_fatal_call("fi_inject", ret, "acknowledgement to PE %u", (unsigned)h->src);
+    return 1;
+}
+
+static void ofi_am_ack(const struct ofi_am_hdr *h)
+{
+    if (am_g.n_acks == 0 && ofi_am_ack_try(h))
+        return;
+    if (am_g.n_acks == am_g.cap_acks) {
+        int cap = am_g.cap_acks ? 2 * am_g.cap_acks : 16;
+        struct ofi_am_hdr *a = realloc(am_g.acks, (size_t)cap * sizeof(*a));
+        if (!a)
+            ofs_fatal(1, "ofi: out of memory for %d pending put-with-signal acknowledgements", cap);
+        am_g.acks = a;
+        am_g.cap_acks = cap;
+    }
+    am_g.acks[am_g.n_acks++] = *h;
+}
+
+/* Send what waits, in order, as far as the provider takes it. */
+static void ofi_am_acks_send(void)
+{
+    int k = 0;
+
+    while (k < am_g.n_acks && ofi_am_ack_try(&am_g.acks[k]))
+        k++;
+    if (k > 0) {
+        memmove(am_g.acks, am_g.acks + k, (size_t)(am_g.n_acks - k) * sizeof(*am_g.acks));
+        am_g.n_acks -= k;
+    }
 }
 
 static OFS_NORETURN void ofi_am_bad(const struct ofi_am_hdr *h, size_t len)
@@ -295,7 +340,7 @@ static void ofi_am_apply(const char *buf, size_t len)
         if (OFS_UNLIKELY(h.src >= (uint32_t)ofs_g.n_pes || !ofi_g.active[h.src]))
             ofi_am_bad(&h, len);
         h.kind = OFI_AM_ACK;
-        ofi_am_reply(&h, (int)h.src);
+        ofi_am_ack(&h);
         break;
     case OFI_AM_ACK: {
         struct ofi_ctx *c = (struct ofi_ctx *)(uintptr_t)h.off;
@@ -320,6 +365,10 @@ ssize_t ofi_am_poll(struct fid_cq *cq)
         (void)fi_cntr_read(ofi_g.main->put_cntr);
         return -FI_EAGAIN;
     }
+    if (am_g.n_acks)
+        ofi_am_acks_send();
+    if (am_g.n_repost)
+        ofi_am_repost();
     n = fi_cq_read(cq, e, 8);
     for (ssize_t k = 0; k < n; k++) {
         struct ofi_am_rx *r = e[k].op_context;
@@ -330,6 +379,8 @@ ssize_t ofi_am_poll(struct fid_cq *cq)
     }
     if (n > 0)
         __atomic_add_fetch(&am_g.received, (unsigned long)n, __ATOMIC_RELAXED);
+    if (am_g.n_acks)
+        ofi_am_acks_send();
     pthread_mutex_unlock(&am_g.lock);
     return n;
 }
