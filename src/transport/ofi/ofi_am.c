@@ -134,6 +134,10 @@ void ofi_am_setup(void)
     /* a message must fit the target's receive buffer and one provider message */
     if (i->ep_attr->max_msg_size && step > i->ep_attr->max_msg_size)
         step = i->ep_attr->max_msg_size;
+    if (step <= OFI_AM_HDR) {
+        ofi_g.am_why = "the provider's largest message cannot carry the 32-byte header";
+        return;
+    }
     ofi_g.am_part = step - OFI_AM_HDR;
     if (ofs_g.params.OFI_AM_PART > 0 && (size_t)ofs_g.params.OFI_AM_PART < ofi_g.am_part)
         ofi_g.am_part = (size_t)ofs_g.params.OFI_AM_PART;
