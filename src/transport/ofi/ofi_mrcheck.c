@@ -128,6 +128,14 @@ static ssize_t ofi_mrchk_read(struct fid_ep *ep, void *buf, size_t len, void *de
     return ofi_mrchk_ep_of(ep)->orig_rma->read(ep, buf, len, desc, src, addr, key, context);
 }
 
+/* Every buffer of an iovec list (the *msg calls) */
+static void ofi_mrchk_iov(const char *call, const char *what, const struct iovec *iov, void **desc,
+                          size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        ofi_mrchk(call, what, iov[i].iov_base, iov[i].iov_len, desc ? desc[i] : NULL);
+}
+
 static ssize_t ofi_mrchk_write(struct fid_ep *ep, const void *buf, size_t len, void *desc,
                                fi_addr_t dest, uint64_t addr, uint64_t key, void *context)
 {
@@ -138,17 +146,13 @@ static ssize_t ofi_mrchk_write(struct fid_ep *ep, const void *buf, size_t len, v
 static ssize_t ofi_mrchk_writemsg(struct fid_ep *ep, const struct fi_msg_rma *msg, uint64_t flags)
 {
     if (!(flags & FI_INJECT))
-        for (size_t i = 0; i < msg->iov_count; i++)
-            ofi_mrchk("fi_writemsg", "source", msg->msg_iov[i].iov_base, msg->msg_iov[i].iov_len,
-                      msg->desc ? msg->desc[i] : NULL);
+        ofi_mrchk_iov("fi_writemsg", "source", msg->msg_iov, msg->desc, msg->iov_count);
     return ofi_mrchk_ep_of(ep)->orig_rma->writemsg(ep, msg, flags);
 }
 
 static ssize_t ofi_mrchk_readmsg(struct fid_ep *ep, const struct fi_msg_rma *msg, uint64_t flags)
 {
-    for (size_t i = 0; i < msg->iov_count; i++)
-        ofi_mrchk("fi_readmsg", "destination", msg->msg_iov[i].iov_base, msg->msg_iov[i].iov_len,
-                  msg->desc ? msg->desc[i] : NULL);
+    ofi_mrchk_iov("fi_readmsg", "destination", msg->msg_iov, msg->desc, msg->iov_count);
     return ofi_mrchk_ep_of(ep)->orig_rma->readmsg(ep, msg, flags);
 }
 
@@ -203,17 +207,13 @@ static ssize_t ofi_mrchk_compare(struct fid_ep *ep, const void *buf, size_t coun
 static ssize_t ofi_mrchk_sendmsg(struct fid_ep *ep, const struct fi_msg *msg, uint64_t flags)
 {
     if (!(flags & FI_INJECT))
-        for (size_t i = 0; i < msg->iov_count; i++)
-            ofi_mrchk("fi_sendmsg", "source", msg->msg_iov[i].iov_base, msg->msg_iov[i].iov_len,
-                      msg->desc ? msg->desc[i] : NULL);
+        ofi_mrchk_iov("fi_sendmsg", "source", msg->msg_iov, msg->desc, msg->iov_count);
     return ofi_mrchk_ep_of(ep)->orig_msg->sendmsg(ep, msg, flags);
 }
 
 static ssize_t ofi_mrchk_recvmsg(struct fid_ep *ep, const struct fi_msg *msg, uint64_t flags)
 {
-    for (size_t i = 0; i < msg->iov_count; i++)
-        ofi_mrchk("fi_recvmsg", "destination", msg->msg_iov[i].iov_base, msg->msg_iov[i].iov_len,
-                  msg->desc ? msg->desc[i] : NULL);
+    ofi_mrchk_iov("fi_recvmsg", "destination", msg->msg_iov, msg->desc, msg->iov_count);
     return ofi_mrchk_ep_of(ep)->orig_msg->recvmsg(ep, msg, flags);
 }
 
