@@ -30,7 +30,8 @@ static uint64_t sig2;
 static uint64_t sig3;
 static unsigned char small_buf[64];
 
-static const size_t lens[] = { 0, 1, 8, 24, 33, 100, 4096, 4097, 9000, SLOT };
+/* 16384: one message over tcp;ofi_rxm (its eager size is set to 16 KiB + the header) */
+static const size_t lens[] = { 0, 1, 8, 24, 33, 100, 4096, 4097, 9000, 16384, 16385, SLOT };
 #define NLENS (sizeof(lens) / sizeof(lens[0]))
 
 static void test_many_adds(unsigned char *slots, unsigned char *src)

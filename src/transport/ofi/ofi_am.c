@@ -82,7 +82,8 @@ static size_t ofi_am_inject_max(void)
  * shm injects up to its inject size and takes a slower protocol above (perf_pingpong,
  * 4 KiB: 2.66-2.92 us as two injected messages, 2.84-3.41 us written and signalled;
  * one 4 KiB + 32 B message was no faster than the latter); tcp;ofi_rxm sends up to its buffer
- * size (FI_OFI_RXM_BUFFER_SIZE, 16 KiB by default) eagerly and by rendezvous above
+ * size (FI_OFI_RXM_BUFFER_SIZE: 16 KiB + 32 B as ofi_getinfo sets it unless the user
+ * did, 16 KiB in rxm without it) eagerly and by rendezvous above
  * (fi_pingpong 16384 B: 14 us, 16385 B: 35 us).  Elsewhere: what the bounce buffer or
  * an inject holds (carry). */
 static size_t ofi_am_step(size_t carry)

@@ -283,6 +283,9 @@ void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, 
 #define OFI_AM_SIZE_DEFAULT 4096
 #define OFI_AM_SIZE_DEFAULT_RXM 16384
 #define OFI_AM_RXM_EAGER 16384 /* FI_OFI_RXM_BUFFER_SIZE's default */
+/* what ofishmem sets it to when the user has not: 16 KiB of data and the header */
+#define OFI_AM_RXM_EAGER_SET 16416
+_Static_assert(OFI_AM_RXM_EAGER_SET == OFI_AM_RXM_EAGER + OFI_AM_HDR, "rxm eager size");
 void ofi_am_setup(void) OFS_HIDDEN;
 ofs_status_t ofi_am_rx_setup(void) OFS_HIDDEN;
 void ofi_am_rx_close(void) OFS_HIDDEN;

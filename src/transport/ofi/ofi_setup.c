@@ -171,6 +171,13 @@ static ofs_status_t ofi_getinfo(void)
      * (ofi_rma at 2 PEs on 2 cores: 17 s instead of 2 s).  Read at provider load, so
      * set before the first fi_getinfo; a user's own setting wins. */
     setenv("FI_SOCKETS_PE_WAITTIME", "0", 0);
+    /* rxm sends up to FI_OFI_RXM_BUFFER_SIZE bytes (16 KiB by default) eagerly, longer
+     * messages by rendezvous; a put-with-signal message carries a 32-byte header, so by
+     * default 16 KiB of data took two messages (perf_pingpong over tcp;ofi_rxm, 16 KiB:
+     * 16.9-19.6 us per transfer, 12.7-13.6 with the header's room added; fi_pingpong
+     * 11.9).  Also read at provider load; a user's own setting wins. */
+    if (ofs_g.params.OFI_AM_SIZE != 0)
+        setenv("FI_OFI_RXM_BUFFER_SIZE", "16416", 0); /* OFI_AM_RXM_EAGER_SET */
     if (ofi_mr_mode_parse(ofs_g.params.OFI_MR_MODE, &ofi_g.mr_hints, &ofi_g.mr_forced) != 0) {
         ofs_log_error("ofi: SHMEM_OFI_MR_MODE='%s' is not a registration mode: use auto, basic "
                       "or scalable, optionally followed by +local and/or +endpoint",
@@ -367,12 +374,15 @@ static void ofi_print_info(void)
            ofi_g.ordered_waw ? "by ordering" : "waits for completion", ofi_g.amo_fallbacks);
     if (ofi_g.amo_fetch_broken)
         printf("ofishmem ofi: fetching atomics unavailable: %s\n", ofi_g.amo_fetch_broken);
-    if (ofi_g.am_on)
+    if (ofi_g.am_on) {
+        const char *eager = getenv("FI_OFI_RXM_BUFFER_SIZE");
+        int rxm = strstr(ofi_g.info->fabric_attr->prov_name, "ofi_rxm") != NULL;
         printf("ofishmem ofi: put-with-signal: by message up to %zu B of data (applied by the "
-               "target; %zu B per message), larger: the data written, then the signal by "
+               "target; %zu B per message%s%s), larger: the data written, then the signal by "
                "message\n",
-               ofi_g.am_max, ofi_g.am_part);
-    else
+               ofi_g.am_max, ofi_g.am_part, rxm ? ", rxm eager size FI_OFI_RXM_BUFFER_SIZE=" : "",
+               rxm ? (eager ? eager : "(rxm's default)") : "");
+    } else
         printf("ofishmem ofi: put-with-signal: a write and an atomic (not by message: %s)\n",
                ofi_g.am_why ? ofi_g.am_why : "?");
     printf("ofishmem ofi: quiet %s; progress thread %s\n",
