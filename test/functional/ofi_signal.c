@@ -18,8 +18,8 @@
  *     mixed case).
  * Sizes cross the message limits (4 KiB by default with shm, in two messages; 16 KiB
  * with tcp;ofi_rxm; the test list also runs it with SHMEM_OFI_AM_SIZE=0 and 16 bytes,
- * with SHMEM_OFI_AM_PART=16 or 100 (data in up to 563 messages) and without
- * inject). */
+ * with SHMEM_OFI_AM_PART=16 or 100 (data in up to 563 messages), without inject, and
+ * with the user's own FI_OFI_RXM_BUFFER_SIZE=4096: 4064 bytes per message). */
 #include "ofi_test.h"
 
 #define NROUNDS 40

@@ -11,7 +11,10 @@
  *   bad_session     every PE starts a context session with an unknown config_mask bit
  *   am_mismatch     PE 1 (PMIX_RANK 1) runs with SHMEM_OFI_AM_PART=16, and PE 0 sends it
  *                   a 4 KiB put-with-signal: over the OFI route its receive buffers are
- *                   too small (the settings must match on every PE)
+ *                   too small (the settings must match on every PE; shmem_init says so)
+ *   rxm_mismatch    PE 1 runs with FI_OFI_RXM_BUFFER_SIZE=16384 (the others with what
+ *                   ofishmem sets: rxm would not connect them)
+ *   prov_mismatch   PE 1 runs with SHMEM_OFI_PROVIDER=shm
  *   hang            PE 0 prints "ready" and PE 1 computes forever while the others wait
  *                   in a barrier (for killing the launcher)
  *   hang_noterm     the same, every PE ignoring SIGTERM and SIGPIPE
@@ -28,8 +31,14 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "ok";
     const char *rank = getenv("PMIX_RANK");
 
-    if (strcmp(mode, "am_mismatch") == 0 && rank && strcmp(rank, "1") == 0)
-        setenv("SHMEM_OFI_AM_PART", "16", 1);
+    if (rank && strcmp(rank, "1") == 0) {
+        if (strcmp(mode, "am_mismatch") == 0)
+            setenv("SHMEM_OFI_AM_PART", "16", 1);
+        else if (strcmp(mode, "rxm_mismatch") == 0)
+            setenv("FI_OFI_RXM_BUFFER_SIZE", "16384", 1);
+        else if (strcmp(mode, "prov_mismatch") == 0)
+            setenv("SHMEM_OFI_PROVIDER", "shm", 1);
+    }
     shmem_init();
     if (strcmp(mode, "init_twice") == 0)
         shmem_init();

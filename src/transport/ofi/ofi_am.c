@@ -94,10 +94,7 @@ static size_t ofi_am_step(size_t carry)
     if (strcmp(prov, "shm") == 0) {
         step = ofi_am_inject_max();
     } else if (strstr(prov, "ofi_rxm")) {
-        const char *e = getenv("FI_OFI_RXM_BUFFER_SIZE");
-        char *end;
-        unsigned long long v = e ? strtoull(e, &end, 10) : 0;
-        step = e && *e && *end == '\0' && v >= OFI_AM_HDR ? (size_t)v : OFI_AM_RXM_EAGER;
+        step = ofi_rxm_eager();
     }
     if (step < OFI_AM_HDR + 1 || step > carry)
         step = carry;

@@ -55,6 +55,10 @@ struct ofi_peer_info {
     uint64_t base[HEAP_NSEGS];
     uint32_t addrlen;
     unsigned char addr[OFI_NAME_MAX];
+    /* settings every PE must share (checked by ofi_connect) */
+    char prov[32];      /* provider name (truncated) */
+    uint64_t am_part;   /* put-with-signal messages: data per message; 0: none */
+    uint64_t rxm_eager; /* ofi_rxm: FI_OFI_RXM_BUFFER_SIZE in effect; else 0 */
 };
 
 struct ofi_bounce {
@@ -287,6 +291,8 @@ void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, 
 #define OFI_AM_RXM_EAGER_SET 16416
 _Static_assert(OFI_AM_RXM_EAGER_SET == OFI_AM_RXM_EAGER + OFI_AM_HDR, "rxm eager size");
 void ofi_am_setup(void) OFS_HIDDEN;
+/* ofi_setup.c: the eager size rxm runs with (0: not rxm) */
+size_t ofi_rxm_eager(void) OFS_HIDDEN;
 ofs_status_t ofi_am_rx_setup(void) OFS_HIDDEN;
 void ofi_am_rx_close(void) OFS_HIDDEN;
 void ofi_am_rx_free(void) OFS_HIDDEN;

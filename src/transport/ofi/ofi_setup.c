@@ -375,13 +375,14 @@ static void ofi_print_info(void)
     if (ofi_g.amo_fetch_broken)
         printf("ofishmem ofi: fetching atomics unavailable: %s\n", ofi_g.amo_fetch_broken);
     if (ofi_g.am_on) {
-        const char *eager = getenv("FI_OFI_RXM_BUFFER_SIZE");
-        int rxm = strstr(ofi_g.info->fabric_attr->prov_name, "ofi_rxm") != NULL;
+        char eager[64] = "";
+        if (ofi_rxm_eager())
+            snprintf(eager, sizeof(eager), ", rxm eager size %zu (FI_OFI_RXM_BUFFER_SIZE)",
+                     ofi_rxm_eager());
         printf("ofishmem ofi: put-with-signal: by message up to %zu B of data (applied by the "
-               "target; %zu B per message%s%s), larger: the data written, then the signal by "
+               "target; %zu B per message%s), larger: the data written, then the signal by "
                "message\n",
-               ofi_g.am_max, ofi_g.am_part, rxm ? ", rxm eager size FI_OFI_RXM_BUFFER_SIZE=" : "",
-               rxm ? (eager ? eager : "(rxm's default)") : "");
+               ofi_g.am_max, ofi_g.am_part, eager);
     } else
         printf("ofishmem ofi: put-with-signal: a write and an atomic (not by message: %s)\n",
                ofi_g.am_why ? ofi_g.am_why : "?");
@@ -395,6 +396,21 @@ static void ofi_print_info(void)
            : ofi_g.tcq_fd >= 0 ? "polls right after wake-ups of the CQ fd"
                                : "polls at intervals");
     fflush(stdout);
+}
+
+static struct ofi_peer_info ofi_me; /* what this PE published */
+
+/* The eager size rxm runs with: FI_OFI_RXM_BUFFER_SIZE as rxm read it at load (set by
+ * ofi_getinfo unless the user did), else rxm's default; 0 for other providers. */
+size_t ofi_rxm_eager(void)
+{
+    const char *e = getenv("FI_OFI_RXM_BUFFER_SIZE");
+    char *end;
+
+    if (!strstr(ofi_g.info->fabric_attr->prov_name, "ofi_rxm"))
+        return 0;
+    unsigned long long v = e ? strtoull(e, &end, 10) : 0;
+    return e && *e && *end == '\0' ? (size_t)v : OFI_AM_RXM_EAGER;
 }
 
 static ofs_status_t ofi_init(const unsigned char *peers)
@@ -428,6 +444,7 @@ static ofs_status_t ofi_init(const unsigned char *peers)
     if (ret)
         return ofi_err("fi_getname", ret);
     me.addrlen = (uint32_t)addrlen;
+    snprintf(me.prov, sizeof(me.prov), "%s", ofi_g.info->fabric_attr->prov_name);
     /* Bounce or zero-copy: over tcp;ofi_rxm a blocking zero-copy put waits for a
      * round trip to the target, a bounced one only for a copy (16-32 KiB puts: 1.5x
      * raw libfabric zero-copy, 0.9x bounced); shm writes zero-copy by CMA at once, and
@@ -443,7 +460,46 @@ static ofs_status_t ofi_init(const unsigned char *peers)
     st = ofi_am_rx_setup();
     if (st != OFS_OK)
         return st;
+    me.am_part = ofi_g.am_on ? ofi_g.am_part : 0;
+    me.rxm_eager = ofi_rxm_eager();
+    ofi_me = me;
     return rt_kv_put("ofi.peer", &me, sizeof(me));
+}
+
+/* Settings that PEs must share, or they cannot talk: rxm connects only endpoints with
+ * the same eager size (a PE with FI_OFI_RXM_BUFFER_SIZE=16384, the others without it,
+ * hung in its first put-with-signal, every send refused), and a message longer than
+ * the target's receive buffers is truncated.  Checked against every peer this PE
+ * talks to, before any traffic: each PE of such a pair stops with this line. */
+static ofs_status_t ofi_peer_check(int pe, const struct ofi_peer_info *p)
+{
+    const struct ofi_peer_info *me = &ofi_me;
+    char prov[sizeof(p->prov) + 1];
+
+    snprintf(prov, sizeof(prov), "%.*s", (int)sizeof(p->prov), p->prov);
+    if (strncmp(prov, me->prov, sizeof(me->prov)) != 0) {
+        ofs_log_error("ofi: PE %d uses provider '%s', this PE (%d) '%.*s': set "
+                      "SHMEM_OFI_PROVIDER (or FI_PROVIDER) alike on every PE",
+                      pe, prov, ofs_g.my_pe, (int)sizeof(me->prov), me->prov);
+        return OFS_ERR_INVAL;
+    }
+    if (p->rxm_eager != me->rxm_eager) {
+        ofs_log_error("ofi: PE %d runs rxm with FI_OFI_RXM_BUFFER_SIZE=%llu, this PE (%d) with "
+                      "%llu: rxm connects only endpoints with the same eager size; set it alike "
+                      "on every PE, or on none (ofishmem then sets %d)",
+                      pe, (unsigned long long)p->rxm_eager, ofs_g.my_pe,
+                      (unsigned long long)me->rxm_eager, OFI_AM_RXM_EAGER_SET);
+        return OFS_ERR_INVAL;
+    }
+    if (p->am_part != me->am_part) {
+        ofs_log_error("ofi: PE %d sends put-with-signal messages of %llu bytes of data, this PE "
+                      "(%d) of %llu (0: none): SHMEM_OFI_AM_SIZE, SHMEM_OFI_AM_PART, "
+                      "SHMEM_BOUNCE_SIZE and SHMEM_OFI_INJECT_SIZE must be the same on every PE",
+                      pe, (unsigned long long)p->am_part, ofs_g.my_pe,
+                      (unsigned long long)me->am_part);
+        return OFS_ERR_INVAL;
+    }
+    return OFS_OK;
 }
 
 static ofs_status_t ofi_ctx_av_fill(struct ofi_ctx *c);
@@ -460,6 +516,13 @@ static ofs_status_t ofi_connect(void)
             ofs_log_error("ofi: PE %d published no endpoint address: %s", pe,
                           ofs_status_string(st));
             return st;
+        }
+    }
+    for (int pe = 0; pe < ofs_g.n_pes; pe++) {
+        if (ofi_g.active[pe] && pe != ofs_g.my_pe) {
+            st = ofi_peer_check(pe, &ofi_g.peers[pe]);
+            if (st != OFS_OK)
+                return st;
         }
     }
     st = ofi_ctx_av_fill(ofi_g.main);
