@@ -2,8 +2,10 @@
 # ofi-compare.sh: ofishmem's OFI route against raw libfabric on the same provider.
 # For each provider, in turns (rounds), runs test/performance/ofi_raw (libfabric + PMIx
 # only) and perf_lat, perf_bw, perf_rate, perf_pingpong with SHMEM_LOCAL_TRANSPORT=ofi,
-# 2 PEs; keeps the best of the rounds per test and size and prints ofishmem/raw time
-# ratios (the target is <= 1.10).  Where the provider has a CQ wait fd (tcp;ofi_rxm), raw's latency
+# 2 PEs; prints ofishmem/raw time ratios per test and size (the target is <= 1.10) two
+# ways: of the best times of all rounds, and the median (with the range) of the ratios
+# within each round, whose runs are minutes apart (on a shared machine the same raw test
+# moves by more than 10% within an hour).  Where the provider has a CQ wait fd (tcp;ofi_rxm), raw's latency
 # tests run a second time with its target keeping one (ofi_raw --target-wait fd), as
 # ofishmem's target does so that a PE can sleep until an operation aimed at it
 # arrives; the column after the ratio is ofishmem's time over that.  The message
@@ -13,7 +15,8 @@
 #
 # usage: scripts/ofi-compare.sh [-b BUILD_DIR] [-o OUT_DIR] [-p "PROV1 PROV2"]
 #   BUILD_DIR  a configured ofishmem build tree (default: _build next to this script)
-#   OUT_DIR    CSV files, logs and table.txt (default: BUILD_DIR/bench-ofi)
+#   OUT_DIR    CSV files (NAME.csv: every round; NAME.rounds: the same rows prefixed
+#              with their round), logs and table.txt (default: BUILD_DIR/bench-ofi)
 #   PROVs      providers, space separated (default: "shm tcp;ofi_rxm")
 # Environment: BENCH_REPEAT rounds (default 3), BENCH_ITERS iterations of the latency
 #   and rate loops (default 2000), BENCH_MAX largest bandwidth and ping-pong size
@@ -29,7 +32,7 @@ while [ $# -gt 0 ]; do
         -b) build=$2; shift ;;
         -o) out=$2; shift ;;
         -p) provs=$2; shift ;;
-        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) echo "ofi-compare: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
@@ -47,7 +50,7 @@ bin=$build/test/performance
 say() { echo "ofi-compare: $*" >&2; }
 
 make -C "$build" -s perf >"$out/build.log" 2>&1 || { cat "$out/build.log"; exit 1; }
-rm -f "$out"/*.csv "$out"/*.log "$out"/*.none
+rm -f "$out"/*.csv "$out"/*.rounds "$out"/*.log "$out"/*.none
 
 # file-name form of a provider name
 tag() { echo "$1" | tr ';' '+'; }
@@ -81,44 +84,69 @@ fip() {
     done
 }
 
+# keep NAME: move the rows of the run just made (cur.csv) into NAME.csv (every round,
+# for the best of rounds) and NAME.rounds (prefixed with the round, for the ratios of
+# runs of the same round)
+keep() {
+    if [ -s "$out/cur.csv" ]; then
+        [ -s "$out/$1.csv" ] || head -n 1 "$out/cur.csv" >"$out/$1.csv"
+        tail -n +2 "$out/cur.csv" >>"$out/$1.csv"
+        tail -n +2 "$out/cur.csv" | sed "s/^/$r,/" >>"$out/$1.rounds"
+    fi
+    rm -f "$out/cur.csv"
+}
+
 r=1
 while [ $r -le "$repeat" ]; do
     for p in $provs; do
         t=$(tag "$p")
         say "round $r of $repeat, $p: raw libfabric"
         timeout "$tmo" "$run" -np 2 "$bin/ofi_raw" --provider "$p" --iters "$iters" --max "$max" \
-            --csv "$out/raw.$t.csv" >>"$out/raw.$t.log" 2>&1 || say "ofi_raw ($p) exited with status $?"
+            --csv "$out/cur.csv" >>"$out/raw.$t.log" 2>&1 || say "ofi_raw ($p) exited with status $?"
+        keep "raw.$t"
         if [ ! -e "$out/rawfd.$t.none" ]; then
             say "round $r of $repeat, $p: raw libfabric, target with a wait fd"
             timeout "$tmo" "$run" -np 2 "$bin/ofi_raw" --provider "$p" --target-wait fd --only lat \
-                --iters "$iters" --csv "$out/rawfd.$t.csv" >>"$out/rawfd.$t.log" 2>&1 ||
+                --iters "$iters" --csv "$out/cur.csv" >>"$out/rawfd.$t.log" 2>&1 ||
                 touch "$out/rawfd.$t.none" # no wait fd on this provider
+            keep "rawfd.$t"
         fi
         say "round $r of $repeat, $p: fi_pingpong"
-        [ -s "$out/fip.$t.csv" ] || echo "test,bytes,npes,iters,usec,mbps,mops" >"$out/fip.$t.csv"
-        fip "$p" >>"$out/fip.$t.csv" 2>>"$out/fip.$t.log"
+        echo "test,bytes,npes,iters,usec,mbps,mops" >"$out/cur.csv"
+        fip "$p" >>"$out/cur.csv" 2>>"$out/fip.$t.log"
+        keep "fip.$t"
         for b in perf_lat perf_bw perf_rate perf_pingpong; do
             say "round $r of $repeat, $p: ofishmem $b"
             a="--iters $iters"
             [ $b = perf_bw ] || [ $b = perf_pingpong ] && a="$a --max $max"
             SHMEM_LOCAL_TRANSPORT=ofi SHMEM_OFI_PROVIDER="$p" timeout "$tmo" "$run" -np 2 \
-                "$bin/$b" $a --csv "$out/ofs.$t.csv" >>"$out/ofs.$t.log" 2>&1 ||
+                "$bin/$b" $a --csv "$out/cur.csv" >>"$out/ofs.$t.log" 2>&1 ||
                 say "$b ($p) exited with status $?"
+            keep "ofs.$t"
         done
     done
     r=$((r + 1))
 done
 
 {
-    echo "ofishmem OFI route vs raw libfabric (test/performance/ofi_raw), 2 PEs, best of $repeat rounds"
-    echo "time = usec per operation (bandwidth rows: per transfer); ratio = ofishmem time / raw time"
+    echo "ofishmem OFI route vs raw libfabric (test/performance/ofi_raw), 2 PEs, $repeat rounds"
+    echo "time = usec per operation (bandwidth rows: per transfer), best of the rounds;"
+    echo "best = ofishmem's best / raw's best; rounds = median [min-max] over the rounds of"
+    echo "ofishmem's time / raw's time in the same round (steadier on a noisy machine)"
     for p in $provs; do
         t=$(tag "$p")
         [ -s "$out/raw.$t.csv" ] && [ -s "$out/ofs.$t.csv" ] || { echo; echo "$p: no data"; continue; }
         echo
         echo "provider $p"
-        touch "$out/rawfd.$t.csv" "$out/fip.$t.csv"
-        awk -F, -v RAW="$out/raw.$t.csv" -v RAWFD="$out/rawfd.$t.csv" -v FIP="$out/fip.$t.csv" '
+        touch "$out/rawfd.$t.csv" "$out/fip.$t.csv" "$out/raw.$t.rounds" "$out/ofs.$t.rounds"
+        awk -F, -v RAW="$out/raw.$t.csv" -v RAWFD="$out/rawfd.$t.csv" -v FIP="$out/fip.$t.csv" \
+            -v RAWR="$out/raw.$t.rounds" -v OFSR="$out/ofs.$t.rounds" '
+        FILENAME == RAWR { if ($6 > 0) rr[$2 "," $3, $1] = $6; next }
+        FILENAME == OFSR {
+            k = $2 "," $3
+            if ($4 == 2 && ((k, $1) in rr)) { nq[k]++; q[k, nq[k]] = $6 / rr[k, $1] }
+            next
+        }
         FNR == 1 { next }
         { k = $1 "," $2 }
         FILENAME == RAW { if (!(k in raw) || $5 < raw[k]) raw[k] = $5; if (!(k in seen)) { seen[k] = 1; order[++n] = k } next }
@@ -126,21 +154,27 @@ done
         FILENAME == FIP { if ($5 > 0 && (!(k in fp) || $5 < fp[k])) fp[k] = $5; next }
         { if ($3 == 2 && (!(k in ofs) || $5 < ofs[k])) ofs[k] = $5 }
         END {
-            printf "%-18s %8s | %10s %9s | %10s %9s | %6s | %-22s | %s\n", "test", "bytes", "raw usec", "raw MB/s", "ofs usec", "ofs MB/s", "ratio", "vs raw, target wait fd", "vs fi_pingpong"
+            printf "%-18s %8s | %10s %9s | %10s %9s | %5s | %-19s | %-22s | %s\n", "test", "bytes", "raw usec", "raw MB/s", "ofs usec", "ofs MB/s", "best", "rounds", "vs raw, target wait fd", "vs fi_pingpong"
             for (i = 1; i <= n; i++) {
                 k = order[i]; split(k, a, ",")
                 if (!(k in ofs)) continue
                 r = raw[k] > 0 ? ofs[k] / raw[k] : 0
                 rb = raw[k] > 0 ? a[2] / raw[k] : 0
                 ob = ofs[k] > 0 ? a[2] / ofs[k] : 0
-                mark = r > 1.10 ? " *" : "  "
+                c = nq[k] + 0
+                for (x = 2; x <= c; x++)
+                    for (y = x; y > 1 && q[k, y] < q[k, y - 1]; y--) {
+                        tmp = q[k, y]; q[k, y] = q[k, y - 1]; q[k, y - 1] = tmp
+                    }
+                med = c ? (c % 2 ? q[k, (c + 1) / 2] : (q[k, c / 2] + q[k, c / 2 + 1]) / 2) : r
+                rounds = c ? sprintf("%4.2f [%4.2f-%4.2f]%s", med, q[k, 1], q[k, c], med > 1.10 ? " *" : "") : ""
                 fdr = (k in fd) && fd[k] > 0 ? sprintf("%5.2f (%.3f usec)", ofs[k] / fd[k], fd[k]) : ""
                 fpr = (k in fp) ? sprintf("%5.2f (%.3f usec)", ofs[k] / fp[k], fp[k]) : ""
-                printf "%-18s %8s | %10.3f %9.0f | %10.3f %9.0f | %5.2f%s | %-22s | %s\n", a[1], a[2], raw[k], rb,
-                    ofs[k], ob, r, mark, fdr, fpr
+                printf "%-18s %8s | %10.3f %9.0f | %10.3f %9.0f | %5.2f | %-19s | %-22s | %s\n", a[1], a[2], raw[k], rb,
+                    ofs[k], ob, r, rounds, fdr, fpr
             }
-        }' "$out/raw.$t.csv" "$out/rawfd.$t.csv" "$out/fip.$t.csv" "$out/ofs.$t.csv"
+        }' "$out/raw.$t.rounds" "$out/ofs.$t.rounds" "$out/raw.$t.csv" "$out/rawfd.$t.csv" "$out/fip.$t.csv" "$out/ofs.$t.csv"
     done
     echo
-    echo "* more than 10% over raw libfabric"
+    echo "* the median over the rounds is more than 10% over raw libfabric"
 } | tee "$out/table.txt"
