@@ -484,11 +484,12 @@ static ofs_status_t ofi_peer_check(int pe, const struct ofi_peer_info *p)
         return OFS_ERR_INVAL;
     }
     if (p->rxm_eager != me->rxm_eager) {
-        ofs_log_error("ofi: PE %d runs rxm with FI_OFI_RXM_BUFFER_SIZE=%llu, this PE (%d) with "
-                      "%llu: rxm connects only endpoints with the same eager size; set it alike "
-                      "on every PE, or on none (ofishmem then sets %d)",
-                      pe, (unsigned long long)p->rxm_eager, ofs_g.my_pe,
-                      (unsigned long long)me->rxm_eager, OFI_AM_RXM_EAGER_SET);
+        ofs_log_error(
+            "ofi: PE %d runs rxm with FI_OFI_RXM_BUFFER_SIZE=%llu, this PE (%d) with "
+            "%llu: rxm connects only endpoints with the same eager size; set it alike "
+            "on every PE, or on none (ofishmem then sets %d where SHMEM_OFI_AM_SIZE is not 0)",
+            pe, (unsigned long long)p->rxm_eager, ofs_g.my_pe, (unsigned long long)me->rxm_eager,
+            OFI_AM_RXM_EAGER_SET);
         return OFS_ERR_INVAL;
     }
     if (p->am_part != me->am_part) {
