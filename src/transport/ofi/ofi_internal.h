@@ -290,6 +290,9 @@ void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, 
 /* what ofishmem sets it to when the user has not: 16 KiB of data and the header */
 #define OFI_AM_RXM_EAGER_SET 16416
 _Static_assert(OFI_AM_RXM_EAGER_SET == OFI_AM_RXM_EAGER + OFI_AM_HDR, "rxm eager size");
+/* FI_OFI_RXM_MSG_RX_SIZE ofishmem sets when the user has set neither it nor
+ * FI_OFI_RXM_USE_SRX (see ofi_getinfo) */
+#define OFI_RXM_MSG_RX_SET 1024
 void ofi_am_setup(void) OFS_HIDDEN;
 /* ofi_setup.c: the eager size rxm runs with (0: not rxm) */
 size_t ofi_rxm_eager(void) OFS_HIDDEN;
