@@ -44,6 +44,8 @@
  * arrive at the peer's other one (the target endpoint, whose address is the one
  * exchanged; with --target-wait fd it is the target's CQ that has the wait fd), and
  * polling reads both CQs.  Not with providers that need FI_MR_ENDPOINT.
+ * --threading safe opens the domain FI_THREAD_SAFE (as ofishmem does) instead of
+ * FI_THREAD_DOMAIN: the provider's own locking, which ofishmem pays on every call.
  */
 #include "bench.h"
 
@@ -295,6 +297,10 @@ static struct fid_cq *open_cq(struct fi_cq_attr *attr, int wait_fd)
     return cq;
 }
 
+/* --threading safe: the domain opened FI_THREAD_SAFE, as ofishmem's is (its progress
+ * thread and the application's threads call in at once) */
+static int thread_safe;
+
 static void setup(const char *prov, const char *complete_mode, int wait_fd, int two_ep)
 {
     struct fi_info *h = fi_allocinfo(), *res = NULL;
@@ -310,7 +316,7 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd, int 
     h->ep_attr->type = FI_EP_RDM;
     h->domain_attr->mr_mode =
         FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT;
-    h->domain_attr->threading = FI_THREAD_DOMAIN;
+    h->domain_attr->threading = thread_safe ? FI_THREAD_SAFE : FI_THREAD_DOMAIN;
     h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
     if (prov && *prov)
         h->fabric_attr->prov_name = strdup(prov);
@@ -389,10 +395,10 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd, int 
     R.rbase = theirs.base;
     R.rkey = theirs.key;
     if (R.me == 0) {
-        printf("# ofi_raw: provider %s, %s completion, inject <= %zu B, %s%s\n",
+        printf("# ofi_raw: provider %s, %s completion, inject <= %zu B, %s%s%s\n",
                res->fabric_attr->prov_name, R.dc ? "delivery" : "transmit + flush read", R.inject,
                R.tep ? "initiator and target endpoints" : "one endpoint",
-               wait_fd ? ", target CQ with a wait fd" : "");
+               wait_fd ? ", target CQ with a wait fd" : "", thread_safe ? ", FI_THREAD_SAFE" : "");
         fflush(stdout);
     }
 }
@@ -549,6 +555,10 @@ int main(int argc, char **argv)
             if (strcmp(argv[++i], "1") != 0 && strcmp(argv[i], "2") != 0)
                 DIE("--endpoints %s: 1 or 2", argv[i]);
             two_ep = argv[i][0] == '2';
+        } else if (strcmp(argv[i], "--threading") == 0 && i + 1 < argc) {
+            if (strcmp(argv[++i], "safe") != 0 && strcmp(argv[i], "domain") != 0)
+                DIE("--threading %s: safe or domain", argv[i]);
+            thread_safe = argv[i][0] == 's';
         } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             const char *w = argv[++i];
             do_lat = strstr(w, "lat") != NULL;
@@ -560,7 +570,8 @@ int main(int argc, char **argv)
     }
     if (bench_parse(nargs, args, &o) != 0) {
         fprintf(stderr, "  ofi_raw also takes --provider NAME, --complete flush|delivery, "
-                        "--target-wait fd, --endpoints 1|2, --only lat,bw,rate,pingpong\n");
+                        "--target-wait fd, --endpoints 1|2, --threading safe|domain, "
+                        "--only lat,bw,rate,pingpong\n");
         return 2;
     }
     if (PMIx_Init(&R.proc, NULL, 0) != PMIX_SUCCESS)
