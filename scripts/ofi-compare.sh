@@ -5,8 +5,10 @@
 # 2 PEs; prints ofishmem/raw time ratios per test and size (the target is <= 1.10) two
 # ways: of the best times of all rounds, and the median (with the range) of the ratios
 # within each round, whose runs are minutes apart (on a shared machine the same raw test
-# moves by more than 10% within an hour).  Where the provider has a CQ wait fd (tcp;ofi_rxm), raw's latency
-# tests run a second time with its target keeping one (ofi_raw --target-wait fd), as
+# moves by more than 10% within an hour).  Raw's latency, bandwidth and rate tests run a
+# second time shaped as ofishmem must be: the domain FI_THREAD_SAFE (ofishmem's progress
+# thread calls in beside the application) and, where the provider has a CQ wait fd
+# (tcp;ofi_rxm), its target keeping one (ofi_raw --threading safe --target-wait fd), as
 # ofishmem's target does so that a PE can sleep until an operation aimed at it
 # arrives; the column after the ratio is ofishmem's time over that.  The message
 # ping-pong (perf_pingpong: putmem_signal + signal_wait_until, 1 B .. BENCH_MAX) is
@@ -104,13 +106,20 @@ while [ $r -le "$repeat" ]; do
         timeout "$tmo" "$run" -np 2 "$bin/ofi_raw" --provider "$p" --iters "$iters" --max "$max" \
             --csv "$out/cur.csv" >>"$out/raw.$t.log" 2>&1 || say "ofi_raw ($p) exited with status $?"
         keep "raw.$t"
-        if [ ! -e "$out/rawfd.$t.none" ]; then
-            say "round $r of $repeat, $p: raw libfabric, target with a wait fd"
-            timeout "$tmo" "$run" -np 2 "$bin/ofi_raw" --provider "$p" --target-wait fd --only lat \
-                --iters "$iters" --csv "$out/cur.csv" >>"$out/rawfd.$t.log" 2>&1 ||
-                touch "$out/rawfd.$t.none" # no wait fd on this provider
-            keep "rawfd.$t"
+        say "round $r of $repeat, $p: raw libfabric as ofishmem (FI_THREAD_SAFE, wait fd)"
+        fd="--target-wait fd"
+        [ -e "$out/rawfd.$t.nofd" ] && fd=
+        # shellcheck disable=SC2086 # $fd: zero or two words
+        if ! timeout "$tmo" "$run" -np 2 "$bin/ofi_raw" --provider "$p" --threading safe $fd \
+            --only lat,bw,rate --iters "$iters" --max "$max" --csv "$out/cur.csv" \
+            >>"$out/rawfd.$t.log" 2>&1 && [ -n "$fd" ]; then
+            touch "$out/rawfd.$t.nofd" # no wait fd on this provider: without it
+            rm -f "$out/cur.csv"
+            timeout "$tmo" "$run" -np 2 "$bin/ofi_raw" --provider "$p" --threading safe \
+                --only lat,bw,rate --iters "$iters" --max "$max" --csv "$out/cur.csv" \
+                >>"$out/rawfd.$t.log" 2>&1 || say "ofi_raw --threading safe ($p) failed"
         fi
+        keep "rawfd.$t"
         say "round $r of $repeat, $p: fi_pingpong"
         echo "test,bytes,npes,iters,usec,mbps,mops" >"$out/cur.csv"
         fip "$p" >>"$out/cur.csv" 2>>"$out/fip.$t.log"
@@ -154,7 +163,7 @@ done
         FILENAME == FIP { if ($5 > 0 && (!(k in fp) || $5 < fp[k])) fp[k] = $5; next }
         { if ($3 == 2 && (!(k in ofs) || $5 < ofs[k])) ofs[k] = $5 }
         END {
-            printf "%-18s %8s | %10s %9s | %10s %9s | %5s | %-19s | %-22s | %s\n", "test", "bytes", "raw usec", "raw MB/s", "ofs usec", "ofs MB/s", "best", "rounds", "vs raw, target wait fd", "vs fi_pingpong"
+            printf "%-18s %8s | %10s %9s | %10s %9s | %5s | %-19s | %-22s | %s\n", "test", "bytes", "raw usec", "raw MB/s", "ofs usec", "ofs MB/s", "best", "rounds", "vs raw as ofishmem (1)", "vs fi_pingpong"
             for (i = 1; i <= n; i++) {
                 k = order[i]; split(k, a, ",")
                 if (!(k in ofs)) continue
@@ -177,4 +186,6 @@ done
     done
     echo
     echo "* the median over the rounds is more than 10% over raw libfabric"
+    echo "(1) raw libfabric with FI_THREAD_SAFE and, where the provider has one, a wait fd on"
+    echo "    its target's CQ, as ofishmem needs (ofi_raw --threading safe --target-wait fd)"
 } | tee "$out/table.txt"
