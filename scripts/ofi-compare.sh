@@ -98,6 +98,15 @@ keep() {
     rm -f "$out/cur.csv"
 }
 
+# ofi_raw shaped as ofishmem must be: PROVIDER TAG [--target-wait fd]
+raw_as_ofishmem() {
+    p1=$1 t1=$2
+    shift 2
+    timeout "$tmo" "$run" -np 2 "$bin/ofi_raw" --provider "$p1" --threading safe "$@" \
+        --only lat,bw,rate --iters "$iters" --max "$max" --csv "$out/cur.csv" \
+        >>"$out/rawfd.$t1.log" 2>&1
+}
+
 r=1
 while [ $r -le "$repeat" ]; do
     for p in $provs; do
@@ -107,17 +116,10 @@ while [ $r -le "$repeat" ]; do
             --csv "$out/cur.csv" >>"$out/raw.$t.log" 2>&1 || say "ofi_raw ($p) exited with status $?"
         keep "raw.$t"
         say "round $r of $repeat, $p: raw libfabric as ofishmem (FI_THREAD_SAFE, wait fd)"
-        fd="--target-wait fd"
-        [ -e "$out/rawfd.$t.nofd" ] && fd=
-        # shellcheck disable=SC2086 # $fd: zero or two words
-        if ! timeout "$tmo" "$run" -np 2 "$bin/ofi_raw" --provider "$p" --threading safe $fd \
-            --only lat,bw,rate --iters "$iters" --max "$max" --csv "$out/cur.csv" \
-            >>"$out/rawfd.$t.log" 2>&1 && [ -n "$fd" ]; then
-            touch "$out/rawfd.$t.nofd" # no wait fd on this provider: without it
+        if [ -e "$out/rawfd.$t.nofd" ] || ! raw_as_ofishmem "$p" "$t" --target-wait fd; then
+            touch "$out/rawfd.$t.nofd" # no wait fd on this provider: the locking only
             rm -f "$out/cur.csv"
-            timeout "$tmo" "$run" -np 2 "$bin/ofi_raw" --provider "$p" --threading safe \
-                --only lat,bw,rate --iters "$iters" --max "$max" --csv "$out/cur.csv" \
-                >>"$out/rawfd.$t.log" 2>&1 || say "ofi_raw --threading safe ($p) failed"
+            raw_as_ofishmem "$p" "$t" || say "ofi_raw --threading safe ($p) failed"
         fi
         keep "rawfd.$t"
         say "round $r of $repeat, $p: fi_pingpong"

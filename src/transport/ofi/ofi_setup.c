@@ -159,6 +159,16 @@ static struct fi_info *ofi_getinfo_same(struct fi_info *h, const struct fi_info 
     return same;
 }
 
+/* Set a libfabric variable to v unless the user set it (read when the provider loads,
+ * so before the first fi_getinfo). */
+static void ofi_env_default(const char *name, long v)
+{
+    char buf[24];
+
+    snprintf(buf, sizeof(buf), "%ld", v);
+    setenv(name, buf, 0);
+}
+
 /* Could libfabric choose rxm over verbs: asked for it, or nothing asked for and an
  * RDMA device present (verbs needs one under /sys/class/infiniband)? */
 static int ofi_verbs_possible(const char *prov)
@@ -189,18 +199,14 @@ static ofs_status_t ofi_getinfo(void)
      * 10) whenever it runs out of work: with more PEs than cores that starves the PEs
      * (ofi_rma at 2 PEs on 2 cores: 17 s instead of 2 s).  Read at provider load, so
      * set before the first fi_getinfo; a user's own setting wins. */
-    setenv("FI_SOCKETS_PE_WAITTIME", "0", 0);
+    ofi_env_default("FI_SOCKETS_PE_WAITTIME", 0);
     /* rxm sends up to FI_OFI_RXM_BUFFER_SIZE bytes (16 KiB by default) eagerly, longer
      * messages by rendezvous; a put-with-signal message carries a 32-byte header, so by
      * default 16 KiB of data took two messages (perf_pingpong over tcp;ofi_rxm, 16 KiB:
      * 16.9-19.6 us per transfer, 12.7-13.6 with the header's room added; fi_pingpong
      * 11.9).  Also read at provider load; a user's own setting wins. */
-    if (ofs_g.params.OFI_AM_SIZE != 0) {
-        char eager[24];
-
-        snprintf(eager, sizeof eager, "%d", OFI_AM_RXM_EAGER_SET);
-        setenv("FI_OFI_RXM_BUFFER_SIZE", eager, 0);
-    }
+    if (ofs_g.params.OFI_AM_SIZE != 0)
+        ofi_env_default("FI_OFI_RXM_BUFFER_SIZE", OFI_AM_RXM_EAGER_SET);
     /* rxm over tcp (1.17) receives through a shared receive context of
      * FI_OFI_RXM_MSG_RX_SIZE buffers of the eager size per endpoint, 4096 unless set:
      * most of a PE's memory (2 PEs over tcp;ofi_rxm: 149 MB resident after shmem_init,
@@ -211,12 +217,8 @@ static ofs_status_t ofi_getinfo(void)
      * where the user chose either variable, nor where rxm may run over verbs, whose
      * default is no shared context: the size is then per connection (128 by default),
      * and 1024 would multiply rxm's memory per peer by 8. */
-    if (!getenv("FI_OFI_RXM_USE_SRX") && !ofi_verbs_possible(prov)) {
-        char rx[24];
-
-        snprintf(rx, sizeof rx, "%d", OFI_RXM_MSG_RX_SET);
-        setenv("FI_OFI_RXM_MSG_RX_SIZE", rx, 0);
-    }
+    if (!getenv("FI_OFI_RXM_USE_SRX") && !ofi_verbs_possible(prov))
+        ofi_env_default("FI_OFI_RXM_MSG_RX_SIZE", OFI_RXM_MSG_RX_SET);
     if (ofi_mr_mode_parse(ofs_g.params.OFI_MR_MODE, &ofi_g.mr_hints, &ofi_g.mr_forced) != 0) {
         ofs_log_error("ofi: SHMEM_OFI_MR_MODE='%s' is not a registration mode: use auto, basic "
                       "or scalable, optionally followed by +local and/or +endpoint",
