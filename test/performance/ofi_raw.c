@@ -45,7 +45,10 @@
  * exchanged; with --target-wait fd it is the target's CQ that has the wait fd), and
  * polling reads both CQs.  Not with providers that need FI_MR_ENDPOINT.
  * --threading safe opens the domain FI_THREAD_SAFE (as ofishmem does) instead of
- * FI_THREAD_DOMAIN: the provider's own locking, which ofishmem pays on every call.
+ * FI_THREAD_DOMAIN: the provider's own locking, which ofishmem pays on every call;
+ * --threading completion or endpoint asks for those levels (libfabric 1.17, one run
+ * each of the latency and rate tests: no level differed from another beyond the
+ * run-to-run spread, over shm or tcp;ofi_rxm).
  */
 #include "bench.h"
 
@@ -299,7 +302,7 @@ static struct fid_cq *open_cq(struct fi_cq_attr *attr, int wait_fd)
 
 /* --threading safe: the domain opened FI_THREAD_SAFE, as ofishmem's is (its progress
  * thread and the application's threads call in at once) */
-static int thread_safe;
+static int thread_safe; /* enum fi_threading, 0: FI_THREAD_DOMAIN */
 
 static void setup(const char *prov, const char *complete_mode, int wait_fd, int two_ep)
 {
@@ -316,7 +319,7 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd, int 
     h->ep_attr->type = FI_EP_RDM;
     h->domain_attr->mr_mode =
         FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT;
-    h->domain_attr->threading = thread_safe ? FI_THREAD_SAFE : FI_THREAD_DOMAIN;
+    h->domain_attr->threading = thread_safe ? (enum fi_threading)thread_safe : FI_THREAD_DOMAIN;
     h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
     if (prov && *prov)
         h->fabric_attr->prov_name = strdup(prov);
@@ -398,7 +401,11 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd, int 
         printf("# ofi_raw: provider %s, %s completion, inject <= %zu B, %s%s%s\n",
                res->fabric_attr->prov_name, R.dc ? "delivery" : "transmit + flush read", R.inject,
                R.tep ? "initiator and target endpoints" : "one endpoint",
-               wait_fd ? ", target CQ with a wait fd" : "", thread_safe ? ", FI_THREAD_SAFE" : "");
+               wait_fd ? ", target CQ with a wait fd" : "",
+               thread_safe == FI_THREAD_SAFE         ? ", FI_THREAD_SAFE"
+               : thread_safe == FI_THREAD_COMPLETION ? ", FI_THREAD_COMPLETION"
+               : thread_safe == FI_THREAD_ENDPOINT   ? ", FI_THREAD_ENDPOINT"
+                                                     : "");
         fflush(stdout);
     }
 }
@@ -556,9 +563,14 @@ int main(int argc, char **argv)
                 DIE("--endpoints %s: 1 or 2", argv[i]);
             two_ep = argv[i][0] == '2';
         } else if (strcmp(argv[i], "--threading") == 0 && i + 1 < argc) {
-            if (strcmp(argv[++i], "safe") != 0 && strcmp(argv[i], "domain") != 0)
-                DIE("--threading %s: safe or domain", argv[i]);
-            thread_safe = argv[i][0] == 's';
+            const char *t = argv[++i];
+            thread_safe = strcmp(t, "safe") == 0         ? FI_THREAD_SAFE
+                          : strcmp(t, "completion") == 0 ? FI_THREAD_COMPLETION
+                          : strcmp(t, "endpoint") == 0   ? FI_THREAD_ENDPOINT
+                          : strcmp(t, "domain") == 0     ? 0
+                                                         : -1;
+            if (thread_safe < 0)
+                DIE("--threading %s: safe, completion, endpoint or domain", t);
         } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             const char *w = argv[++i];
             do_lat = strstr(w, "lat") != NULL;
@@ -569,9 +581,10 @@ int main(int argc, char **argv)
             args[nargs++] = argv[i];
     }
     if (bench_parse(nargs, args, &o) != 0) {
-        fprintf(stderr, "  ofi_raw also takes --provider NAME, --complete flush|delivery, "
-                        "--target-wait fd, --endpoints 1|2, --threading safe|domain, "
-                        "--only lat,bw,rate,pingpong\n");
+        fprintf(stderr,
+                "  ofi_raw also takes --provider NAME, --complete flush|delivery, "
+                "--target-wait fd, --endpoints 1|2, --threading safe|completion|endpoint|domain, "
+                "--only lat,bw,rate,pingpong\n");
         return 2;
     }
     if (PMIx_Init(&R.proc, NULL, 0) != PMIX_SUCCESS)
