@@ -24,6 +24,10 @@
  * an ACK once it has applied everything before it (the provider delivers the sends of
  * one endpoint to another in order: FI_ORDER_SAS is required), and waits for the ACKs.
  * ACKs arrive at the initiator's target endpoint and are counted in the context.
+ * Messages leave from the PE's target endpoint too (see ofi_am_ep_of), so that between
+ * two PEs they all share one connection; the target endpoint's bounce buffers carry
+ * those too long to inject, and return when whoever reads the target CQ finds their
+ * send completions.
  *
  * The target's receive side (buffers posted on the target endpoint, handled under
  * one lock so that a FLUSH is never answered before an earlier message is applied)
@@ -57,9 +61,10 @@ struct ofi_am_rx {
 };
 
 static struct {
-    pthread_mutex_t lock;    /* receive side: reading the target CQ and applying */
-    unsigned long received;  /* messages applied (ofi_traffic watches it) */
-    struct ofi_am_hdr *acks; /* acknowledgements the provider pushed back */
+    pthread_mutex_t lock;        /* receive side: reading the target CQ and applying */
+    pthread_mutex_t bounce_lock; /* the target endpoint's bounce buffers (a leaf lock) */
+    unsigned long received;      /* messages applied (ofi_traffic watches it) */
+    struct ofi_am_hdr *acks;     /* acknowledgements the provider pushed back */
     int n_acks, cap_acks;
     struct ofi_am_rx *repost[OFI_AM_RX_BUFS]; /* buffers the provider did not take back */
     int n_repost;
@@ -68,7 +73,7 @@ static struct {
     size_t buf_size;
     struct fid_mr *mr;
     void *desc;
-} am_g = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} am_g = { .lock = PTHREAD_MUTEX_INITIALIZER, .bounce_lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* Largest message sent by inject: SHMEM_OFI_INJECT_SIZE (which can only lower the
  * provider's inject size) applies to messages as to puts. */
@@ -105,11 +110,17 @@ static size_t ofi_am_step(size_t carry)
  * are posted): SHMEM_OFI_AM_SIZE bytes of data at most, in messages of at most
  * ofi_am_step bytes each (header included), each of which a bounce buffer or (without
  * bounce buffers) an inject must carry. */
-void ofi_am_setup(void)
+ofs_status_t ofi_am_setup(void)
 {
     const struct fi_info *i = ofi_g.info;
     long want = ofs_g.params.OFI_AM_SIZE;
+    const char *from = ofs_g.params.OFI_AM_EP;
 
+    if (strcmp(from, "auto") != 0 && strcmp(from, "target") != 0 && strcmp(from, "context") != 0) {
+        ofs_log_error("SHMEM_OFI_AM_EP='%s' is not valid: use auto, target or context", from);
+        return OFS_ERR_INVAL;
+    }
+    ofi_g.am_from_target = 0;
     ofi_g.am_max = 0;
     ofi_g.am_part = 0;
     ofi_g.am_why = NULL;
@@ -122,12 +133,12 @@ void ofi_am_setup(void)
     else if (i->tx_attr->inject_size < OFI_AM_HDR)
         ofi_g.am_why = "the provider's inject size is below the 32-byte header";
     if (ofi_g.am_why)
-        return;
+        return OFS_OK;
     size_t inj = ofi_am_inject_max();
     size_t carry = ofi_g.thresh.bounce_max > inj ? ofi_g.thresh.bounce_max : inj;
     if (carry < OFI_AM_HDR) {
         ofi_g.am_why = "neither inject nor bounce buffers can carry the 32-byte header";
-        return;
+        return OFS_OK;
     }
     size_t step = ofi_am_step(carry);
     /* a message must fit the target's receive buffer and one provider message */
@@ -135,7 +146,7 @@ void ofi_am_setup(void)
         step = i->ep_attr->max_msg_size;
     if (step <= OFI_AM_HDR) {
         ofi_g.am_why = "the provider's largest message cannot carry the 32-byte header";
-        return;
+        return OFS_OK;
     }
     ofi_g.am_part = step - OFI_AM_HDR;
     if (ofs_g.params.OFI_AM_PART > 0 && (size_t)ofs_g.params.OFI_AM_PART < ofi_g.am_part)
@@ -149,6 +160,12 @@ void ofi_am_setup(void)
         ofi_g.am_part = ofi_g.am_max;
     /* even 0 bytes of data: the signal of larger puts goes by message */
     ofi_g.am_on = 1;
+    /* auto: not with more PEs than CPUs, where the thread that keeps serving the
+     * target endpoint contends for it with the senders (perf_barrier over tcp;ofi_rxm,
+     * 4 PEs on 2 cores, five alternating pairs: 204-223 us against 155-206 us) */
+    ofi_g.am_from_target =
+        strcmp(from, "target") == 0 || (strcmp(from, "auto") == 0 && !ofs_g.oversubscribed);
+    return OFS_OK;
 }
 
 /* Post r.  A full receive queue (-FI_EAGAIN; at start-up also -FI_ENOMEM, setup
@@ -354,6 +371,45 @@ static void ofi_am_apply(const char *buf, size_t len)
     }
 }
 
+/* The target endpoint's bounce buffers, for the messages too long to inject that
+ * leave from it: taken by the contexts that send from it, given back by whichever
+ * thread reads the target CQ (ofi_am_poll) when it finds their send completions. */
+static struct ofi_bounce *ofi_am_bounce_take(struct ofi_ctx *c)
+{
+    struct ofi_ctx *m = ofi_g.main;
+    unsigned iter = 0;
+
+    for (;;) {
+        pthread_mutex_lock(&am_g.bounce_lock);
+        struct ofi_bounce *b = m->bounce_free;
+        if (b) {
+            m->bounce_free = b->next;
+            m->bounce_busy++;
+        }
+        pthread_mutex_unlock(&am_g.bounce_lock);
+        if (b)
+            return b;
+        ofi_ctx_progress(c, &iter); /* reads the target CQ, unless another thread does */
+    }
+}
+
+/* A completion's context that is one of those buffers goes back (nonzero); any other
+ * is a receive buffer's. */
+static int ofi_am_bounce_give(void *op_context)
+{
+    struct ofi_ctx *m = ofi_g.main;
+    struct ofi_bounce *b = op_context;
+
+    if (!m->bounces || b < m->bounces || b >= m->bounces + ofi_g.thresh.bounce_count)
+        return 0;
+    pthread_mutex_lock(&am_g.bounce_lock);
+    b->next = m->bounce_free;
+    m->bounce_free = b;
+    m->bounce_busy--;
+    pthread_mutex_unlock(&am_g.bounce_lock);
+    return 1;
+}
+
 /* Read the target CQ and apply what arrived (thread-safe: one reader at a time; a
  * caller that finds another reading leaves it the work).  Returns the provider's
  * answer to the read, as ofi_target_poll_cq handles it. */
@@ -373,15 +429,19 @@ ssize_t ofi_am_poll(struct fid_cq *cq)
     if (am_g.n_repost)
         ofi_am_repost();
     n = fi_cq_read(cq, e, 8);
+    unsigned long applied = 0;
     for (ssize_t k = 0; k < n; k++) {
         struct ofi_am_rx *r = e[k].op_context;
         if (OFS_UNLIKELY(!r))
             continue;
+        if (ofi_am_bounce_give(e[k].op_context))
+            continue; /* a message sent from here went out */
         ofi_am_apply(r->buf, e[k].len);
         ofi_am_post(r);
+        applied++;
     }
-    if (n > 0)
-        __atomic_add_fetch(&am_g.received, (unsigned long)n, __ATOMIC_RELAXED);
+    if (applied)
+        __atomic_add_fetch(&am_g.received, applied, __ATOMIC_RELAXED);
     if (am_g.n_acks)
         ofi_am_acks_send();
     pthread_mutex_unlock(&am_g.lock);
@@ -393,11 +453,13 @@ unsigned long ofi_am_received(void)
     return __atomic_load_n(&am_g.received, __ATOMIC_RELAXED);
 }
 
-/* Send header (+ data) from context c to pe's target endpoint: inject when it fits,
- * else through a bounce buffer (recycled on completion, as a bounced put). */
+/* Send header (+ data) for context c to pe's target endpoint, from the endpoint
+ * ofi_am_ep_of chooses: inject when it fits, else through a bounce buffer of that
+ * endpoint (recycled on completion, as a bounced put). */
 static void ofi_am_send(struct ofi_ctx *c, const struct ofi_am_hdr *h, const void *data, size_t len,
                         int pe)
 {
+    struct ofi_ctx *s = ofi_am_ep_of(c, pe);
     size_t n = sizeof(*h) + len;
     unsigned iter = 0;
     ssize_t ret;
@@ -410,24 +472,24 @@ static void ofi_am_send(struct ofi_ctx *c, const struct ofi_am_hdr *h, const voi
             memcpy(buf + sizeof(*h), data, len);
             p = buf;
         }
-        while ((ret = fi_inject(c->ep, p, n, c->addr[pe])) == -FI_EAGAIN)
+        while ((ret = fi_inject(s->ep, p, n, s->addr[pe])) == -FI_EAGAIN)
             ofi_ctx_progress(c, &iter);
         if (OFS_UNLIKELY(ret))
             ofi_fatal_call("fi_inject", ret, "put-with-signal message, %zu bytes, PE %d", n, pe);
         return;
     }
-    struct ofi_bounce *b = ofi_bounce_take(c);
+    struct ofi_bounce *b = s == c ? ofi_bounce_take(c) : ofi_am_bounce_take(c);
     memcpy(b->buf, h, sizeof(*h));
     if (len)
         memcpy(b->buf + sizeof(*h), data, len);
     struct iovec iov = { .iov_base = b->buf, .iov_len = n };
-    void *desc = c->bounce_desc;
+    void *desc = s->bounce_desc;
     struct fi_msg msg = { .msg_iov = &iov,
                           .desc = desc ? &desc : NULL,
                           .iov_count = 1,
-                          .addr = c->addr[pe],
+                          .addr = s->addr[pe],
                           .context = b };
-    while ((ret = fi_sendmsg(c->ep, &msg, FI_COMPLETION)) == -FI_EAGAIN)
+    while ((ret = fi_sendmsg(s->ep, &msg, FI_COMPLETION)) == -FI_EAGAIN)
         ofi_ctx_progress(c, &iter);
     if (OFS_UNLIKELY(ret))
         ofi_fatal_call("fi_sendmsg", ret, "put-with-signal message, %zu bytes, PE %d", n, pe);

@@ -9,8 +9,9 @@
  * non-fetching atomics; FI_READ: gets and fetching atomics), so quiet is a counter
  * wait.  A context's CQ (FI_SELECTIVE_COMPLETION) only carries bounce-buffer
  * completions and errors; the target endpoint's also the receives of put-with-signal
- * messages and their acknowledgements (ofi_am.c).  A progress thread drives the target
- * endpoint for manual-progress providers.
+ * messages and their acknowledgements, and the sends of the messages that leave from
+ * it (ofi_am.c).  A progress thread drives the target endpoint for manual-progress
+ * providers.
  */
 #ifndef OFS_OFI_INTERNAL_H
 #define OFS_OFI_INTERNAL_H
@@ -152,6 +153,7 @@ struct ofi_state {
     int amo_fallbacks;
     /* put-with-signal as one message (ofi_am.c) */
     int am_on;                    /* signals go by message */
+    int am_from_target;           /* ... sent from the target endpoint (SHMEM_OFI_AM_EP) */
     size_t am_max;                /* largest data sent by message(s) */
     size_t am_part;               /* largest data in one message (more: several) */
     const char *am_why;           /* why not, when not */
@@ -174,10 +176,16 @@ static inline struct ofi_ctx *ofi_ctx_of(struct comm_ctx *ctx)
     return (struct ofi_ctx *)ctx->tp[COMM_TP_OFI];
 }
 
+/* Created with SHMEM_CTX_PRIVATE (1): used by one thread only */
+static inline int ofi_ctx_private(const struct ofi_ctx *c)
+{
+    return c->options && (*c->options & 1);
+}
+
 /* A shared context under SHMEM_THREAD_MULTIPLE is serialised; private ones never lock. */
 static inline int ofi_ctx_lock(struct ofi_ctx *c)
 {
-    if (ofs_g.thread_level == 3 && !(c->options && (*c->options & 1))) {
+    if (ofs_g.thread_level == 3 && !ofi_ctx_private(c)) {
         pthread_mutex_lock(&c->lock);
         return 1;
     }
@@ -293,7 +301,7 @@ _Static_assert(OFI_AM_RXM_EAGER_SET == OFI_AM_RXM_EAGER + OFI_AM_HDR, "rxm eager
 /* FI_OFI_RXM_MSG_RX_SIZE ofishmem sets when the user has set neither it nor
  * FI_OFI_RXM_USE_SRX (see ofi_getinfo) */
 #define OFI_RXM_MSG_RX_SET 1024
-void ofi_am_setup(void) OFS_HIDDEN;
+ofs_status_t ofi_am_setup(void) OFS_HIDDEN;
 /* ofi_setup.c: the eager size rxm runs with (0: not rxm) */
 size_t ofi_rxm_eager(void) OFS_HIDDEN;
 ofs_status_t ofi_am_rx_setup(void) OFS_HIDDEN;
@@ -305,6 +313,20 @@ void ofi_am_putsig(struct ofi_ctx *c, int seg, size_t off, const void *src, size
 void ofi_am_flush(struct ofi_ctx *c) OFS_HIDDEN;
 /* Messages applied so far (any thread) */
 unsigned long ofi_am_received(void) OFS_HIDDEN;
+/* The endpoint (as its ofi_ctx) c's messages to pe leave from: the target endpoint
+ * where SHMEM_OFI_AM_EP says so (auto: while every PE of the node has a CPU), so that
+ * the messages between two PEs, both ways, and their acknowledgements travel over one
+ * connection (over tcp;ofi_rxm the TCP acknowledgements then ride on the answers:
+ * perf_pingpong, 8 B, 7.9-8.5 us per transfer instead of 9.2-9.8, runs alternating),
+ * except for a SHMEM_CTX_PRIVATE context (its thread shares no endpoint) and messages
+ * to this PE (shm 1.17 mishandles an endpoint sending to itself while others send to
+ * it).  The same for every message of c to pe, so they stay in order (FI_ORDER_SAS);
+ * a pooled team context changes its options only when handed out, after a quiet. */
+static inline struct ofi_ctx *ofi_am_ep_of(struct ofi_ctx *c, int pe)
+{
+    return ofi_g.am_from_target && pe != ofs_g.my_pe && !ofi_ctx_private(c) ? ofi_g.main : c;
+}
+
 /* Before another operation of c to pe: messages to pe are applied first. */
 static inline void ofi_am_order(struct ofi_ctx *c, int pe)
 {

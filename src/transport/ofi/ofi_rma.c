@@ -445,7 +445,8 @@ void ofi_put_signal(struct comm_ctx *ctx, int seg, size_t off, const void *src, 
             if (c->am_n && c->am_pe[pe] == 2)
                 ofi_am_flush(c);
             ofi_put_locked(c, seg, off, src, len, pe, !nbi);
-            if (!(ofi_g.info->tx_attr->msg_order & FI_ORDER_SAW))
+            /* the provider orders a send after a write of the same endpoint only */
+            if (!(ofi_g.info->tx_attr->msg_order & FI_ORDER_SAW) || ofi_am_ep_of(c, pe) != c)
                 ofi_ctx_complete_rma(c); /* earlier messages need not be applied */
             len = 0;
         }

@@ -380,6 +380,7 @@ static ofs_status_t ofi_segs_register(struct ofi_peer_info *me)
 
 static void ofi_ctx_free(struct ofi_ctx *c);
 static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p);
+static ofs_status_t ofi_bounce_setup(struct ofi_ctx *c);
 
 static void ofi_print_info(void)
 {
@@ -422,8 +423,15 @@ static void ofi_print_info(void)
                      ofi_rxm_eager());
         printf("ofishmem ofi: put-with-signal: by message up to %zu B of data (applied by the "
                "target; %zu B per message%s), larger: the data written, then the signal by "
-               "message\n",
-               ofi_g.am_max, ofi_g.am_part, eager);
+               "message; messages leave from %s (SHMEM_OFI_AM_EP=%s%s)\n",
+               ofi_g.am_max, ofi_g.am_part, eager,
+               ofi_g.am_from_target ? "the target endpoint (private contexts and to this PE: "
+                                      "the context's)"
+                                    : "each context's endpoint",
+               ofs_g.params.OFI_AM_EP,
+               strcmp(ofs_g.params.OFI_AM_EP, "auto") != 0 ? ""
+               : ofs_g.oversubscribed                      ? ": more PEs than CPUs on this node"
+                                                           : ": a CPU per PE on this node");
     } else
         printf("ofishmem ofi: put-with-signal: a write and an atomic (not by message: %s)\n",
                ofi_g.am_why ? ofi_g.am_why : "?");
@@ -503,8 +511,13 @@ static ofs_status_t ofi_init(const unsigned char *peers)
                        ofs_g.params.OFI_INJECT_SIZE, bounce, ofs_g.params.BOUNCE_BUFFERS,
                        ofs_g.params.OFI_MAX_CHUNK, &ofi_g.thresh);
     ofi_amo_setup();
-    ofi_am_setup();
-    st = ofi_am_rx_setup();
+    st = ofi_am_setup();
+    /* the target endpoint, opened before the thresholds were known, gets bounce
+     * buffers only now, and only for the messages that leave from it */
+    if (st == OFS_OK && ofi_g.am_from_target)
+        st = ofi_bounce_setup(ofi_g.main);
+    if (st == OFS_OK)
+        st = ofi_am_rx_setup();
     if (st != OFS_OK)
         return st;
     me.am_part = ofi_g.am_on ? ofi_g.am_part : 0;
@@ -717,8 +730,9 @@ static ofs_status_t ofi_ctx_av_fill(struct ofi_ctx *c)
 }
 
 /* An endpoint with its AV, CQ, counters and bounce buffers.  The target one (made at
- * init, its address published) only receives; its CQ gets a wait fd for the progress
- * thread when the provider has one.  Every context, the default one included, has its
+ * init, its address published) receives, and sends only put-with-signal messages and
+ * their acknowledgements (ofi_am.c); its CQ gets a wait fd for the progress thread
+ * when the provider has one.  Every context, the default one included, has its
  * own initiator endpoint (shm 1.17 mishandles an endpoint writing to itself while
  * others write to it too, so self-targeted traffic goes initiator -> target). */
 static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p)
