@@ -160,9 +160,10 @@ ofs_status_t ofi_am_setup(void)
         ofi_g.am_part = ofi_g.am_max;
     /* even 0 bytes of data: the signal of larger puts goes by message */
     ofi_g.am_on = 1;
-    /* auto: not with more PEs than CPUs, where the thread that keeps serving the
-     * target endpoint contends for it with the senders (perf_barrier over tcp;ofi_rxm,
-     * 4 PEs on 2 cores, five alternating pairs: 204-223 us against 155-206 us) */
+    /* auto: not with more PEs than CPUs, where it gained nothing (perf_barrier, 4 PEs
+     * on 2 cores, alternating: tcp;ofi_rxm 51-56 us either way, shm 4.7-7.9 against
+     * 5.1-6.9 us) and cost 1.3x over tcp while the progress thread, serving the target
+     * endpoint through the waits there, contended for it with the senders */
     ofi_g.am_from_target =
         strcmp(from, "target") == 0 || (strcmp(from, "auto") == 0 && !ofs_g.oversubscribed);
     return OFS_OK;
