@@ -14,4 +14,5 @@ test_functional_ofi_signal_LDADD = $(UNIT_LDADD)
 test_performance_ofi_bench_LDADD = $(UNIT_LDADD)
 EXTRA_DIST += test/ofi.mk test/functional/ofi_test.h test/functional/check_ofi_bad_provider.sh \
 	test/functional/check_ofi_mr_mode.sh test/functional/check_ofi_rxd_fetch.sh \
-	test/functional/check_ofi_rxm_env.sh test/functional/check_ofi_am_ep.sh
+	test/functional/check_ofi_rxm_env.sh test/functional/check_ofi_am_ep.sh \
+	test/functional/ofi_info.sh

@@ -5,34 +5,17 @@
 # with more PEs than CPUs (one PE more than this machine has CPUs); "target" and
 # "context" as asked; a value it does not know stops shmem_init with one line naming
 # the variable and the values it takes.
-oshrun=${OSHRUN:-scripts/oshrun}
+. "$(dirname "$0")/ofi_info.sh"
 fail=0
-expect() { # provider npes regex env...
-    prov=$1 np=$2 re=$3
-    shift 3
-    if [ "$np" = 0 ]; then
-        out=$(env SHMEM_INFO=1 SHMEM_LOCAL_TRANSPORT=ofi SHMEM_OFI_PROVIDER="$prov" "$@" \
-            test/functional/hello 2>&1)
-    else
-        out=$(env SHMEM_INFO=1 SHMEM_LOCAL_TRANSPORT=ofi SHMEM_OFI_PROVIDER="$prov" "$@" \
-            "$oshrun" -np "$np" test/functional/hello 2>&1)
-    fi
-    rc=$?
-    if [ $rc -ne 0 ] || ! echo "$out" | grep -q "$re"; then
-        echo "FAIL: $prov, $np PEs, with '$*' (exit $rc): no line matching: $re"
-        echo "$out" | grep 'ofishmem ofi'
-        fail=1
-    fi
-}
 target="messages leave from the target endpoint (private contexts and to this PE: the context's)"
 ctx="messages leave from each context's endpoint"
 over=$(($(nproc) + 1))
-for p in 'tcp;ofi_rxm' shm; do
-    expect "$p" 0 "put-with-signal: by message .*$target (SHMEM_OFI_AM_EP=auto: a CPU per PE on this node)"
-    expect "$p" 0 "$target (SHMEM_OFI_AM_EP=target)" SHMEM_OFI_AM_EP=target
-    expect "$p" 0 "$ctx (SHMEM_OFI_AM_EP=context)" SHMEM_OFI_AM_EP=context
+for prov in 'tcp;ofi_rxm' shm; do
+    info_expect 0 "put-with-signal: by message .*$target (SHMEM_OFI_AM_EP=auto: a CPU per PE on this node)"
+    info_expect 0 "$target (SHMEM_OFI_AM_EP=target)" SHMEM_OFI_AM_EP=target
+    info_expect 0 "$ctx (SHMEM_OFI_AM_EP=context)" SHMEM_OFI_AM_EP=context
     if [ "$over" -le 9 ]; then
-        expect "$p" "$over" "$ctx (SHMEM_OFI_AM_EP=auto: more PEs than CPUs on this node)"
+        info_expect "$over" "$ctx (SHMEM_OFI_AM_EP=auto: more PEs than CPUs on this node)"
     else
         echo "($over PEs to oversubscribe this machine: the auto case with more PEs than CPUs not run)"
     fi

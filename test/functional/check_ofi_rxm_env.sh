@@ -5,19 +5,10 @@
 # receive buffers per endpoint in rxm's shared receive context (4096 by default:
 # 100 MB more per PE); a user's FI_OFI_RXM_MSG_RX_SIZE wins, and with
 # FI_OFI_RXM_USE_SRX set either way the size is left to rxm.  Singleton runs.
+. "$(dirname "$0")/ofi_info.sh"
 fail=0
-expect() { # regex env...
-    re=$1
-    shift
-    out=$(env SHMEM_INFO=1 SHMEM_LOCAL_TRANSPORT=ofi SHMEM_OFI_PROVIDER='tcp;ofi_rxm' "$@" \
-        test/functional/hello 2>&1)
-    rc=$?
-    if [ $rc -ne 0 ] || ! echo "$out" | grep -q "$re"; then
-        echo "FAIL: with '$*' (exit $rc): no line matching: $re"
-        echo "$out" | grep 'ofishmem ofi'
-        fail=1
-    fi
-}
+prov='tcp;ofi_rxm'
+expect() { info_expect 0 "$@"; }
 q="FI_OFI_RXM_USE_SRX=(rxm's default)"
 expect "rxm: eager size 16416 B (FI_OFI_RXM_BUFFER_SIZE), receive buffers FI_OFI_RXM_MSG_RX_SIZE=1024 $q"
 expect "rxm: eager size 16384 B .* FI_OFI_RXM_MSG_RX_SIZE=1024 " SHMEM_OFI_AM_SIZE=0
