@@ -300,9 +300,10 @@ static struct fid_cq *open_cq(struct fi_cq_attr *attr, int wait_fd)
     return cq;
 }
 
-/* --threading safe: the domain opened FI_THREAD_SAFE, as ofishmem's is (its progress
- * thread and the application's threads call in at once) */
-static int thread_safe; /* enum fi_threading, 0: FI_THREAD_DOMAIN */
+/* --threading: the domain's threading level, an enum fi_threading (0: FI_THREAD_DOMAIN;
+ * "safe": FI_THREAD_SAFE, as ofishmem's is, since its progress thread and the
+ * application's threads call in at once) */
+static int threading;
 
 static void setup(const char *prov, const char *complete_mode, int wait_fd, int two_ep)
 {
@@ -319,7 +320,7 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd, int 
     h->ep_attr->type = FI_EP_RDM;
     h->domain_attr->mr_mode =
         FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT;
-    h->domain_attr->threading = thread_safe ? (enum fi_threading)thread_safe : FI_THREAD_DOMAIN;
+    h->domain_attr->threading = threading ? (enum fi_threading)threading : FI_THREAD_DOMAIN;
     h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
     if (prov && *prov)
         h->fabric_attr->prov_name = strdup(prov);
@@ -402,10 +403,10 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd, int 
                res->fabric_attr->prov_name, R.dc ? "delivery" : "transmit + flush read", R.inject,
                R.tep ? "initiator and target endpoints" : "one endpoint",
                wait_fd ? ", target CQ with a wait fd" : "",
-               thread_safe == FI_THREAD_SAFE         ? ", FI_THREAD_SAFE"
-               : thread_safe == FI_THREAD_COMPLETION ? ", FI_THREAD_COMPLETION"
-               : thread_safe == FI_THREAD_ENDPOINT   ? ", FI_THREAD_ENDPOINT"
-                                                     : "");
+               threading == FI_THREAD_SAFE         ? ", FI_THREAD_SAFE"
+               : threading == FI_THREAD_COMPLETION ? ", FI_THREAD_COMPLETION"
+               : threading == FI_THREAD_ENDPOINT   ? ", FI_THREAD_ENDPOINT"
+                                                   : "");
         fflush(stdout);
     }
 }
@@ -564,12 +565,12 @@ int main(int argc, char **argv)
             two_ep = argv[i][0] == '2';
         } else if (strcmp(argv[i], "--threading") == 0 && i + 1 < argc) {
             const char *t = argv[++i];
-            thread_safe = strcmp(t, "safe") == 0         ? FI_THREAD_SAFE
-                          : strcmp(t, "completion") == 0 ? FI_THREAD_COMPLETION
-                          : strcmp(t, "endpoint") == 0   ? FI_THREAD_ENDPOINT
-                          : strcmp(t, "domain") == 0     ? 0
-                                                         : -1;
-            if (thread_safe < 0)
+            threading = strcmp(t, "safe") == 0         ? FI_THREAD_SAFE
+                        : strcmp(t, "completion") == 0 ? FI_THREAD_COMPLETION
+                        : strcmp(t, "endpoint") == 0   ? FI_THREAD_ENDPOINT
+                        : strcmp(t, "domain") == 0     ? 0
+                                                       : -1;
+            if (threading < 0)
                 DIE("--threading %s: safe, completion, endpoint or domain", t);
         } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
             const char *w = argv[++i];

@@ -377,16 +377,11 @@ static void ofi_am_apply(const char *buf, size_t len)
  * thread reads the target CQ (ofi_am_poll) when it finds their send completions. */
 static struct ofi_bounce *ofi_am_bounce_take(struct ofi_ctx *c)
 {
-    struct ofi_ctx *m = ofi_g.main;
     unsigned iter = 0;
 
     for (;;) {
         pthread_mutex_lock(&am_g.bounce_lock);
-        struct ofi_bounce *b = m->bounce_free;
-        if (b) {
-            m->bounce_free = b->next;
-            m->bounce_busy++;
-        }
+        struct ofi_bounce *b = ofi_bounce_pop(ofi_g.main);
         pthread_mutex_unlock(&am_g.bounce_lock);
         if (b)
             return b;
@@ -404,9 +399,7 @@ static int ofi_am_bounce_give(void *op_context)
     if (!m->bounces || b < m->bounces || b >= m->bounces + ofi_g.thresh.bounce_count)
         return 0;
     pthread_mutex_lock(&am_g.bounce_lock);
-    b->next = m->bounce_free;
-    m->bounce_free = b;
-    m->bounce_busy--;
+    ofi_bounce_push(m, b);
     pthread_mutex_unlock(&am_g.bounce_lock);
     return 1;
 }

@@ -242,6 +242,23 @@ static inline void ofi_ctx_dirty(struct ofi_ctx *c, int pe)
     if (!ofi_g.delivery_complete)
         ofi_ctx_mark(c, pe);
 }
+/* A context's bounce-buffer free list (the caller serialises: the context's user, or
+ * ofi_am.c's lock for the target endpoint's). */
+static inline struct ofi_bounce *ofi_bounce_pop(struct ofi_ctx *c)
+{
+    struct ofi_bounce *b = c->bounce_free;
+    if (b) {
+        c->bounce_free = b->next;
+        c->bounce_busy++;
+    }
+    return b;
+}
+static inline void ofi_bounce_push(struct ofi_ctx *c, struct ofi_bounce *b)
+{
+    b->next = c->bounce_free;
+    c->bounce_free = b;
+    c->bounce_busy--;
+}
 /* A free bounce buffer of c (drives progress until one comes back); it returns to
  * the free list when the CQ entry of the operation that used it is read. */
 struct ofi_bounce *ofi_bounce_take(struct ofi_ctx *c) OFS_HIDDEN;

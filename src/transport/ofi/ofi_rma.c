@@ -55,12 +55,8 @@ static void ofi_cq_drain(struct ofi_ctx *c)
 
     if (n > 0) {
         for (ssize_t i = 0; i < n; i++) {
-            struct ofi_bounce *b = e[i].op_context;
-            if (!b)
-                continue;
-            b->next = c->bounce_free;
-            c->bounce_free = b;
-            c->bounce_busy--;
+            if (e[i].op_context)
+                ofi_bounce_push(c, e[i].op_context);
         }
     } else if (n == -FI_EAVAIL) {
         ofi_cq_fail(c->cq, "context");
@@ -282,12 +278,10 @@ struct ofi_bounce *ofi_bounce_take(struct ofi_ctx *c)
     struct ofi_bounce *b;
     unsigned iter = 0;
 
-    while (!(b = c->bounce_free)) {
+    while (!(b = ofi_bounce_pop(c))) {
         ofi_check_cntr_err(c);
         ofi_ctx_progress(c, &iter);
     }
-    c->bounce_free = b->next;
-    c->bounce_busy++;
     return b;
 }
 
