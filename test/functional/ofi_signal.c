@@ -16,6 +16,10 @@
  *     atomic adds (applied by the provider) from every PE on one word of PE 0 at
  *     once: none lost (libfabric's software atomics are CPU atomics; DESIGN rule 1's
  *     mixed case).
+ *  7. a signal after plain puts of the same context to that PE (8 B inject, 9000 B
+ *     bounced, 20000 B zero-copy), as the Bruck allgather sends them: the puts are
+ *     in place when the signal is seen (the signal may leave from another endpoint
+ *     than the puts: SHMEM_OFI_AM_EP);
  * Sizes cross the message limits (4 KiB by default with shm, in two messages; 16 KiB
  * with tcp;ofi_rxm; the test list also runs it with SHMEM_OFI_AM_SIZE=0 and 16 bytes,
  * with SHMEM_OFI_AM_PART=16 or 100 (data in up to 563 messages), without inject, and
@@ -28,6 +32,7 @@
 static uint64_t sig;
 static uint64_t sig2;
 static uint64_t sig3;
+static uint64_t sig4;
 static unsigned char small_buf[64];
 
 /* 16384: one message over tcp;ofi_rxm (its eager size is set to 16 KiB + the header) */
@@ -214,6 +219,29 @@ static void test_mixed_executors(unsigned char *slots, unsigned char *src)
     shmem_barrier_all();
 }
 
+#define NAFTER 30
+static void test_signal_after_puts(unsigned char *slots, unsigned char *src)
+{
+    static const size_t plens[] = { 8, 9000, SLOT };
+    int me = shmem_my_pe(), n = shmem_n_pes();
+
+    shmem_barrier_all();
+    for (int r = 0; r < NAFTER; r++) {
+        size_t len = plens[r % 3];
+        if (me != 0) {
+            fill(src, me, len, 300 + r);
+            comm_put(COMM_CTX_DEFAULT, slots + (size_t)me * SLOT, src, len, 0);
+            comm_put_signal(COMM_CTX_DEFAULT, &sig4, &sig4, 0, &sig4, 1,
+                            COMM_SIG_ADD | COMM_SIG_COLL, 0, 0);
+        } else {
+            wait_u64_ge(&sig4, (uint64_t)(r + 1) * (uint64_t)(n - 1));
+            for (int p = 1; p < n; p++)
+                CHECK_BUF(slots + (size_t)p * SLOT, p, len, 300 + r, "put before a signal");
+        }
+        shmem_barrier_all();
+    }
+}
+
 int main(void)
 {
     shmem_init();
@@ -230,6 +258,7 @@ int main(void)
             test_same_ctx_after(slots, src, dst);
         test_private_ctx(slots, src);
         test_mixed_executors(slots, src);
+        test_signal_after_puts(slots, src);
     }
     shmem_free(slots);
     free(src);

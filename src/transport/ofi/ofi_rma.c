@@ -423,8 +423,9 @@ void ofi_get_nbi(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t le
 /* Up to SHMEM_OFI_AM_SIZE bytes, one message (ofi_am.c).  Otherwise the signal must
  * not overtake the data: unless the provider orders sends (writes) after writes,
  * complete the data first (with delivery completion that means it is in the target's
- * memory); then the signal goes by message where messages carry signals, else as an
- * atomic. */
+ * memory; a message leaving from another endpoint than the write waits for it in
+ * ofi_am_putsig); then the signal goes by message where messages carry signals, else
+ * as an atomic. */
 void ofi_put_signal(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len,
                     int sig_seg, size_t sig_off, uint64_t signal, int sig_op, int pe, int nbi)
 {
@@ -439,9 +440,9 @@ void ofi_put_signal(struct comm_ctx *ctx, int seg, size_t off, const void *src, 
             if (c->am_n && c->am_pe[pe] == 2)
                 ofi_am_flush(c);
             ofi_put_locked(c, seg, off, src, len, pe, !nbi);
-            /* the provider orders a send after a write of the same endpoint only */
-            if (!(ofi_g.info->tx_attr->msg_order & FI_ORDER_SAW) || ofi_am_ep_of(c, pe) != c)
+            if (!(ofi_g.info->tx_attr->msg_order & FI_ORDER_SAW))
                 ofi_ctx_complete_rma(c); /* earlier messages need not be applied */
+            /* from another endpoint, ofi_am_putsig completes it too */
             len = 0;
         }
         ofi_am_putsig(c, seg, off, src, len, sig_seg, sig_off, signal, sig_op, pe, !coll);
