@@ -410,10 +410,14 @@ static void ofi_print_info(void)
                       ? (ofi_g.tcq_fd >= 0 ? " (thread sleeps on the CQ fd)" : " (thread polls)")
                       : " (no thread)")
                : "");
+    uint64_t mo = ofi_g.info->tx_attr->msg_order;
     printf("ofishmem ofi: put inject <= %zu B, bounce <= %zu B x %zu buffers, large above, "
-           "chunk %zu B; fence %s; %d atomic op/type pairs by compare-swap loop\n",
+           "chunk %zu B; fence %s (ordered:%s%s%s%s); %d atomic op/type pairs by compare-swap "
+           "loop\n",
            t->inject_max, t->bounce_max, t->bounce_count, t->chunk,
-           ofi_g.ordered_waw ? "by ordering" : "waits for completion", ofi_g.amo_fallbacks);
+           ofi_g.ordered_waw ? "by ordering" : "waits for completion",
+           mo & FI_ORDER_WAW ? " WAW" : "", mo & FI_ORDER_RAW ? " RAW" : "",
+           mo & FI_ORDER_SAW ? " SAW" : "", mo & FI_ORDER_SAS ? " SAS" : "", ofi_g.amo_fallbacks);
     if (ofi_g.amo_fetch_broken)
         printf("ofishmem ofi: fetching atomics unavailable: %s\n", ofi_g.amo_fetch_broken);
     if (ofi_g.am_on) {
