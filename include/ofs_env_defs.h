@@ -46,12 +46,12 @@ OFS_ENV(OFI_AM_PART, SIZE, "-1",
         "Largest data in one put-with-signal message; more goes in several (-1: what the "
         "provider sends by its fastest protocol with the 32-byte header: shm's inject size, "
         "tcp;ofi_rxm's eager size, else what a bounce buffer holds)")
-OFS_ENV(OFI_AM_EP, STRING, "context",
+OFS_ENV(OFI_AM_EP, STRING, "auto",
         "Endpoint put-with-signal messages leave from: context (each context's own), target "
         "(the PE's target endpoint, so that messages between two PEs share one connection, "
         "but a signal after plain puts waits for them; SHMEM_CTX_PRIVATE contexts and messages "
-        "to the PE itself: their context's) or auto (target unless the node has more PEs than "
-        "CPUs)")
+        "to the PE itself: their context's) or auto (default: target unless the node has more "
+        "PEs than CPUs)")
 OFS_ENV(BOUNCE_BUFFERS, LONG, "64",
         "Number of bounce buffers per OFI context (0 disables the bounce path)")
 OFS_ENV(OFI_MAX_CHUNK, SIZE, "0",

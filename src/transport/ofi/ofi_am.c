@@ -508,8 +508,9 @@ void ofi_am_putsig(struct ofi_ctx *c, int seg, size_t off, const void *src, size
      * SHMEM_OFI_AM_SIZE, see ofi_put_signal); a message from the target endpoint is
      * ordered after nothing of another endpoint, so those writes complete first
      * (udp;ofi_rxd: a Bruck allgather found a block that its signal had overtaken).
-     * Over tcp;ofi_rxm that wait made fcollect 1.35x as long (coll_bench, 2 PEs):
-     * why SHMEM_OFI_AM_EP defaults to context. */
+     * The collectives no longer put and then signal (Bruck sends its blocks as
+     * put-with-signal), so only a user's put followed by a put-with-signal waits here,
+     * one round trip that a fence before it would have cost anyway. */
     if (ofi_am_ep_of(c, pe) != c && (c->ndirty || c->put_issued != c->put_done))
         ofi_ctx_complete_rma(c);
 
