@@ -507,11 +507,12 @@ void ofi_am_putsig(struct ofi_ctx *c, int seg, size_t off, const void *src, size
      * order kept it (as it keeps the data of a put-with-signal larger than
      * SHMEM_OFI_AM_SIZE, see ofi_put_signal); a message from the target endpoint is
      * ordered after nothing of another endpoint, so those writes complete first
-     * (udp;ofi_rxd: a Bruck allgather found a block that its signal had overtaken).
+     * (udp;ofi_rxd: a Bruck allgather found a block that its signal had overtaken);
+     * only when some went to that PE (ofi_ctx_writes_to), not for large puts to others.
      * The collectives no longer put and then signal (Bruck sends its blocks as
      * put-with-signal), so only a user's put followed by a put-with-signal waits here,
      * one round trip that a fence before it would have cost anyway. */
-    if (ofi_am_ep_of(c, pe) != c && (c->ndirty || c->put_issued != c->put_done))
+    if (ofi_am_ep_of(c, pe) != c && ofi_ctx_writes_to(c, pe))
         ofi_ctx_complete_rma(c);
 
     /* data longer than one message: parts in order (FI_ORDER_SAS), the signal with the

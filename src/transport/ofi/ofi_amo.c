@@ -129,7 +129,7 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
             while ((ret = fi_atomicmsg(c->ep, &msg, FI_DELIVERY_COMPLETE)) == -FI_EAGAIN)
                 ofi_ctx_progress(c, &iter);
             if (tmp && !ret) {
-                c->put_issued++;
+                ofi_ctx_put_issued(c, pe);
                 ofi_ctx_wait(c, 1, 0);
                 fi_close(&tmp->fid);
                 return;
@@ -143,7 +143,7 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
             ofi_fatal_call("fi_inject_atomic", ret,
                            "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx", (int)h->op,
                            (int)h->dt, pe, (unsigned long long)raddr, (unsigned long long)key);
-        c->put_issued++;
+        ofi_ctx_put_issued(c, pe);
         return;
     }
     if (!operand)

@@ -88,6 +88,8 @@ struct ofi_ctx {
     fi_addr_t *addr; /* n_pes */
     uint64_t put_issued, get_issued;
     uint64_t put_done, get_done; /* counter values last read (counters only grow) */
+    int wr_pe; /* the puts issued since they last all completed went to PE wr_pe - 1
+                * only (0: none yet, -1: to several PEs) */
     uint64_t put_err_seen, get_err_seen;
     /* bounce buffers */
     char *bounce_mem;
@@ -228,6 +230,22 @@ unsigned long ofi_mrchk_count(void) OFS_HIDDEN;
 void ofi_ctx_progress(struct ofi_ctx *c, unsigned *iter) OFS_HIDDEN;
 /* Wait until the context's issued puts (and gets if both) have completed. */
 void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets) OFS_HIDDEN;
+/* Count a write or non-fetching atomic to pe (put_issued), noting where it went. */
+static inline void ofi_ctx_put_issued(struct ofi_ctx *c, int pe)
+{
+    c->put_issued++;
+    if (c->wr_pe != pe + 1)
+        c->wr_pe = c->wr_pe == 0 ? pe + 1 : -1;
+}
+/* May a write or atomic of c to pe not have reached it yet (so that a message to pe
+ * from another endpoint could overtake it)?  Only pe's own, where the context knows:
+ * put-with-signals to one PE need not wait for large puts to another. */
+static inline int ofi_ctx_writes_to(const struct ofi_ctx *c, int pe)
+{
+    if (c->ndirty && c->dirty[pe])
+        return 1;
+    return c->put_issued != c->put_done && (c->wr_pe == pe + 1 || c->wr_pe < 0);
+}
 /* Note a write to pe for the flush at quiet: ofi_ctx_mark always, ofi_ctx_dirty when
  * the provider gives only transmit completion. */
 static inline void ofi_ctx_mark(struct ofi_ctx *c, int pe)

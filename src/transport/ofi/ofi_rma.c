@@ -115,6 +115,8 @@ void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
              (c->get_done = fi_cntr_read(c->get_cntr)) >= c->get_issued)) {
             if (puts && gets)
                 c->nbi_used = 0;
+            if (puts)
+                c->wr_pe = 0;
             if (attending)
                 ofi_attend_ctx(-1);
             return;
@@ -248,7 +250,7 @@ static void ofi_writemsg(struct ofi_ctx *c, const void *src, void *desc, size_t 
     if (OFS_UNLIKELY(ret))
         ofi_fatal_call("fi_writemsg", ret, "%s, %p, len %zu, PE %d, raddr 0x%llx, key 0x%llx", what,
                        src, len, pe, (unsigned long long)raddr, (unsigned long long)key);
-    c->put_issued++;
+    ofi_ctx_put_issued(c, pe);
 }
 
 /* fi_inject_write takes the provider's inject completion (shm completes it when
@@ -270,7 +272,7 @@ static void ofi_put_inject(struct ofi_ctx *c, const void *src, size_t len, int p
     if (OFS_UNLIKELY(ret))
         ofi_fatal_call("fi_inject_write", ret, "len %zu, PE %d, raddr 0x%llx, key 0x%llx", len, pe,
                        (unsigned long long)raddr, (unsigned long long)key);
-    c->put_issued++;
+    ofi_ctx_put_issued(c, pe);
 }
 
 struct ofi_bounce *ofi_bounce_take(struct ofi_ctx *c)
@@ -327,7 +329,7 @@ static void ofi_put_large(struct ofi_ctx *c, const char *src, size_t len, int pe
             ofi_fatal_call("fi_write", ret, "%p, len %zu, PE %d, raddr 0x%llx, key 0x%llx",
                            (void *)(src + done), n, pe, (unsigned long long)(raddr + done),
                            (unsigned long long)key);
-        c->put_issued++;
+        ofi_ctx_put_issued(c, pe);
         done += n;
     }
     if (blocking || tmp)
