@@ -17,7 +17,7 @@
  *     once: none lost (libfabric's software atomics are CPU atomics; DESIGN rule 1's
  *     mixed case).
  *  7. a signal after plain puts of the same context to that PE (8 B inject, 9000 B
- *     bounced, 20000 B zero-copy; more than the specification asks, which is a fence
+ *     bounced, 20000 B and 1 MiB zero-copy; more than the specification asks, which is a fence
  *     between them): the puts are in place when the signal is seen (the signal may
  *     leave from another endpoint than the puts: SHMEM_OFI_AM_EP), also when puts to
  *     another PE came before or after them, or after a quiet that completed them
@@ -221,36 +221,45 @@ static void test_mixed_executors(unsigned char *slots, unsigned char *src)
     shmem_barrier_all();
 }
 
-#define NAFTER 30
-static void test_signal_after_puts(unsigned char *slots, unsigned char *src)
+#define NAFTER 32
+#define BIG (1 << 20) /* a write long enough for a message to overtake it readily */
+static void test_signal_after_puts(void)
 {
-    static const size_t plens[] = { 8, 9000, SLOT };
+    static const size_t plens[] = { 8, 9000, SLOT, BIG };
     int me = shmem_my_pe(), n = shmem_n_pes();
     int other = n > 1 ? me % (n - 1) + 1 : 0; /* a PE other than 0 (me itself at 2 PEs) */
+    unsigned char *area = shmem_malloc((size_t)n * BIG), *src = malloc(BIG);
 
+    CHECK(area && src);
+    if (!area || !src)
+        return;
     shmem_barrier_all();
     for (int r = 0; r < NAFTER; r++) {
-        size_t len = plens[r % 3];
+        size_t len = plens[r % 4];
+        unsigned char *mine = area + (size_t)me * BIG;
         if (me != 0) {
             fill(src, me, len, 300 + r);
-            /* puts to another PE too: before PE 0's (round 1 of 4), after it (2), or
+            /* puts to another PE too: before PE 0's (pattern 1 of 4), after it (2), or
              * after a quiet that completes PE 0's (3, where the signal need not wait) */
-            if (r % 4 == 1)
-                comm_put(COMM_CTX_DEFAULT, slots + (size_t)me * SLOT, src, len, other);
-            comm_put(COMM_CTX_DEFAULT, slots + (size_t)me * SLOT, src, len, 0);
-            if (r % 4 == 3)
+            int pat = (r / 4) % 4;
+            if (pat == 1)
+                comm_put(COMM_CTX_DEFAULT, mine, src, len, other);
+            comm_put(COMM_CTX_DEFAULT, mine, src, len, 0);
+            if (pat == 3)
                 comm_quiet(COMM_CTX_DEFAULT);
-            if (r % 4 >= 2)
-                comm_put(COMM_CTX_DEFAULT, slots + (size_t)me * SLOT, src, len, other);
+            if (pat >= 2)
+                comm_put(COMM_CTX_DEFAULT, mine, src, len, other);
             comm_put_signal(COMM_CTX_DEFAULT, &sig4, &sig4, 0, &sig4, 1,
                             COMM_SIG_ADD | COMM_SIG_COLL, 0, 0);
         } else {
             wait_u64_ge(&sig4, (uint64_t)(r + 1) * (uint64_t)(n - 1));
             for (int p = 1; p < n; p++)
-                CHECK_BUF(slots + (size_t)p * SLOT, p, len, 300 + r, "put before a signal");
+                CHECK_BUF(area + (size_t)p * BIG, p, len, 300 + r, "put before a signal");
         }
         shmem_barrier_all();
     }
+    shmem_free(area);
+    free(src);
 }
 
 int main(void)
@@ -269,7 +278,7 @@ int main(void)
             test_same_ctx_after(slots, src, dst);
         test_private_ctx(slots, src);
         test_mixed_executors(slots, src);
-        test_signal_after_puts(slots, src);
+        test_signal_after_puts();
     }
     shmem_free(slots);
     free(src);
