@@ -49,9 +49,9 @@ OFS_ENV(OFI_AM_PART, SIZE, "-1",
 OFS_ENV(OFI_AM_EP, STRING, "auto",
         "Endpoint put-with-signal messages leave from: context (each context's own), target "
         "(the PE's target endpoint, so that messages between two PEs share one connection, "
-        "but a signal after plain puts waits for them; SHMEM_CTX_PRIVATE contexts and messages "
-        "to the PE itself: their context's) or auto (default: target unless the node has more "
-        "PEs than CPUs)")
+        "but a signal after plain puts to its PE waits for them; SHMEM_CTX_PRIVATE contexts "
+        "and messages to the PE itself: their context's) or auto (default: target unless the "
+        "node has more PEs than CPUs)")
 OFS_ENV(BOUNCE_BUFFERS, LONG, "64",
         "Number of bounce buffers per OFI context (0 disables the bounce path)")
 OFS_ENV(OFI_MAX_CHUNK, SIZE, "0",

@@ -447,13 +447,12 @@ unsigned long ofi_am_received(void)
     return __atomic_load_n(&am_g.received, __ATOMIC_RELAXED);
 }
 
-/* Send header (+ data) for context c to pe's target endpoint, from the endpoint
- * ofi_am_ep_of chooses: inject when it fits, else through a bounce buffer of that
- * endpoint (recycled on completion, as a bounced put). */
-static void ofi_am_send(struct ofi_ctx *c, const struct ofi_am_hdr *h, const void *data, size_t len,
-                        int pe)
+/* Send header (+ data) for context c to pe's target endpoint, from endpoint s (what
+ * ofi_am_ep_of chose for them): inject when it fits, else through a bounce buffer of
+ * that endpoint (recycled on completion, as a bounced put). */
+static void ofi_am_send(struct ofi_ctx *c, struct ofi_ctx *s, const struct ofi_am_hdr *h,
+                        const void *data, size_t len, int pe)
 {
-    struct ofi_ctx *s = ofi_am_ep_of(c, pe);
     size_t n = sizeof(*h) + len;
     unsigned iter = 0;
     ssize_t ret;
@@ -503,7 +502,8 @@ void ofi_am_putsig(struct ofi_ctx *c, int seg, size_t off, const void *src, size
     unsigned char kind = len > 0 ? 2 : 1; /* am_pe: data sent, or only a signal */
 
     /* A signal is ordered after the context's earlier writes and atomics to that PE
-     * (coll_put_signal relies on it).  From the context's own endpoint the provider's
+     * (more than the specification asks, which is a fence between them).  From the
+     * context's own endpoint the provider's
      * order kept it (as it keeps the data of a put-with-signal larger than
      * SHMEM_OFI_AM_SIZE, see ofi_put_signal); a message from the target endpoint is
      * ordered after nothing of another endpoint, so those writes complete first
@@ -512,20 +512,21 @@ void ofi_am_putsig(struct ofi_ctx *c, int seg, size_t off, const void *src, size
      * The collectives no longer put and then signal (Bruck sends its blocks as
      * put-with-signal), so only a user's put followed by a put-with-signal waits here,
      * one round trip that a fence before it would have cost anyway. */
-    if (ofi_am_ep_of(c, pe) != c && ofi_ctx_writes_to(c, pe))
+    struct ofi_ctx *s = ofi_am_ep_of(c, pe);
+    if (s != c && ofi_ctx_writes_to(c, pe))
         ofi_ctx_complete_rma(c);
 
     /* data longer than one message: parts in order (FI_ORDER_SAS), the signal with the
      * last */
     while (len > ofi_g.am_part) {
         h.kind = OFI_AM_PUT;
-        ofi_am_send(c, &h, src, ofi_g.am_part, pe);
+        ofi_am_send(c, s, &h, src, ofi_g.am_part, pe);
         src = (const char *)src + ofi_g.am_part;
         h.off += ofi_g.am_part;
         len -= ofi_g.am_part;
         h.kind = OFI_AM_PUTSIG;
     }
-    ofi_am_send(c, &h, src, len, pe);
+    ofi_am_send(c, s, &h, src, len, pe);
     if (!track) /* a collective's signal: its target waits for it */
         return;
     if (!c->am_pe[pe])
@@ -554,7 +555,7 @@ void ofi_am_flush(struct ofi_ctx *c)
         return;
     }
     for (int k = 0; k < c->am_n; k++) {
-        ofi_am_send(c, &h, NULL, 0, c->am_list[k]);
+        ofi_am_send(c, ofi_am_ep_of(c, c->am_list[k]), &h, NULL, 0, c->am_list[k]);
         c->am_pe[c->am_list[k]] = 0;
     }
     c->am_flushes += (uint64_t)c->am_n;
