@@ -75,6 +75,10 @@ OFS_ENV(OFI_AMO_CASLOOP, BOOL, "0",
         "Testing: run every OFI atomic but compare-swap as a compare-swap loop (the fallback path)")
 OFS_ENV(OFI_CQ_SIZE, LONG, "256",
         "Entries of each context's completion queue (bounce-buffer completions and errors)")
+OFS_ENV(OFI_RAISE_NOFILE, BOOL, "1",
+        "Raise the soft open-file limit (ulimit -n) to the hard one at init when the OFI route "
+        "is used (over tcp;ofi_rxm each context holds about 8 descriptors and a socket per PE "
+        "it reaches)")
 OFS_ENV(OFI_MR_MODE, STRING, "auto",
         "Memory registration: auto, basic or scalable (mode asked of the provider), then +local "
         "and/or +endpoint to act as if the provider required FI_MR_LOCAL/FI_MR_ENDPOINT")

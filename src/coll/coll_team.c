@@ -347,11 +347,14 @@ int coll_team_ctx_create(struct coll_team *team, long options, struct comm_ctx *
     pthread_mutex_unlock(&ctx_pool_lock);
     if (c) {
         c->options = options;
-    } else if (comm_ctx_create(options, team, &c) != OFS_OK) {
-        ofs_log_debug("shmem_team_create_ctx: no transport resources for another context "
-                      "(the team reserved %d)",
-                      team->num_contexts);
-        return 1;
+    } else {
+        ofs_status_t st = comm_ctx_create(options, team, &c);
+        if (st != OFS_OK) {
+            ofs_log_warn("shmem_team_create_ctx: no context created (%s; the team reserved "
+                         "%d); it returns nonzero",
+                         ofs_status_string(st), team->num_contexts);
+            return 1;
+        }
     }
     *ctx_p = c;
     return 0;

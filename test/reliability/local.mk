@@ -1,4 +1,6 @@
-check_PROGRAMS += test/reliability/rel_prog test/reliability/flood test/reliability/init_fail
+check_PROGRAMS += test/reliability/rel_prog test/reliability/flood test/reliability/init_fail \
+	test/reliability/nofile
+test_reliability_nofile_LDADD = $(TEST_LDADD)
 test_reliability_init_fail_LDADD = $(TEST_LDADD)
 test_reliability_flood_LDADD = $(TEST_LDADD)
 test_reliability_rel_prog_LDADD = $(TEST_LDADD)

@@ -127,8 +127,10 @@ struct ofi_state {
     /* the target endpoint: remote operations aimed at this PE land here (only its
      * ep, av, cq are used) */
     struct ofi_ctx *main;
-    struct ofi_ctx *dflt;   /* the default context's endpoint */
-    int tcq_fd;             /* wait fd of main's CQ, -1 if none */
+    struct ofi_ctx *dflt; /* the default context's endpoint */
+    int tcq_fd;           /* wait fd of main's CQ, -1 if none */
+    /* the soft open-file limit before and after ofi_nofile_raise (0: unknown) */
+    unsigned long long nofile_was, nofile;
     struct fid_cntr *tcntr; /* RMA/atomics aimed at us (FI_RMA_EVENT), NULL if none */
     int rma_event;
     int put_visible; /* a completed put is in the target's memory (shm by CMA) */

@@ -8,11 +8,13 @@
 #include "rt.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 
 struct ofi_state ofi_g = { .tcq_fd = -1 };
 
@@ -30,6 +32,74 @@ struct ofi_state ofi_g = { .tcq_fd = -1 };
 #define OFI_MR_MODES \
     (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT)
 
+/* ---- the open-file limit ---- */
+
+static unsigned long long ofi_rlim(rlim_t v)
+{
+    return v == RLIM_INFINITY ? 0 : (unsigned long long)v;
+}
+
+/* Over tcp;ofi_rxm each context's endpoint holds about 8 descriptors (libfabric 1.17:
+ * rxm's listening socket, tcp's epoll fd and three socket pairs for its signals) and
+ * a socket per PE it has reached, so the usual soft limit of 1024 ends a job of 64
+ * PEs with 16 contexts each.  At init the soft limit goes up to the hard one, as
+ * Go's runtime does for every program, unless SHMEM_OFI_RAISE_NOFILE=0 (the
+ * descriptors are polled, never select()ed, so numbers above 1024 are fine). */
+static void ofi_nofile_raise(void)
+{
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return;
+    ofi_g.nofile_was = ofi_g.nofile = ofi_rlim(rl.rlim_cur);
+    if (!ofs_g.params.OFI_RAISE_NOFILE || rl.rlim_cur >= rl.rlim_max)
+        return;
+    rl.rlim_cur = rl.rlim_max;
+    /* an unlimited hard limit: the kernel takes at most fs.nr_open (1048576 by default) */
+    if (setrlimit(RLIMIT_NOFILE, &rl) != 0 && rl.rlim_max == RLIM_INFINITY) {
+        rl.rlim_cur = 1048576;
+        (void)setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
+        ofi_g.nofile = ofi_rlim(rl.rlim_cur);
+}
+
+/* Whether this process has (nearly) all the files open it may: a provider that runs
+ * out of descriptors does not always say so (rxm's listening socket failing: EIO). */
+static int ofi_nofile_exhausted(rlim_t limit)
+{
+    DIR *d = opendir("/proc/self/fd");
+    unsigned long long n = 0;
+
+    if (!d)
+        return errno == EMFILE || errno == ENFILE;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return limit != RLIM_INFINITY && n + 16 >= (unsigned long long)limit;
+}
+
+/* What to do about a provider error that a limit of the process caused ("" for the
+ * others): one line with the limit's value and name. */
+static const char *ofi_limit_hint(ssize_t ret)
+{
+    static __thread char buf[384];
+    struct rlimit rl;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
+        (ret != -FI_EMFILE && !ofi_nofile_exhausted(rl.rlim_cur)))
+        return "";
+    snprintf(buf, sizeof(buf),
+             "; this process may have at most %llu files open (ulimit -n; hard limit %llu%s): each "
+             "OFI context's endpoint holds several descriptors, and over tcp;ofi_rxm a socket "
+             "to each PE it reaches: raise the limit, or create fewer contexts",
+             ofi_rlim(rl.rlim_cur), ofi_rlim(rl.rlim_max),
+             !ofs_g.params.OFI_RAISE_NOFILE && rl.rlim_cur < rl.rlim_max
+                 ? ", which SHMEM_OFI_RAISE_NOFILE=0 kept the soft limit below"
+                 : "");
+    return buf;
+}
+
 void ofi_fatal_call(const char *call, ssize_t ret, const char *fmt, ...)
 {
     char args[384];
@@ -38,12 +108,13 @@ void ofi_fatal_call(const char *call, ssize_t ret, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(args, sizeof(args), fmt, ap);
     va_end(ap);
-    ofs_fatal(1, "ofi: %s(%s) failed: %s (%zd)", call, args, fi_strerror((int)-ret), ret);
+    ofs_fatal(1, "ofi: %s(%s) failed: %s (%zd)%s", call, args, fi_strerror((int)-ret), ret,
+              ofi_limit_hint(ret));
 }
 
 static ofs_status_t ofi_err(const char *call, int ret)
 {
-    ofs_log_error("ofi: %s failed: %s (%d)", call, fi_strerror(-ret), ret);
+    ofs_log_error("ofi: %s failed: %s (%d)%s", call, fi_strerror(-ret), ret, ofi_limit_hint(ret));
     return ret == -FI_ENOMEM ? OFS_ERR_NOMEM : OFS_ERR_FABRIC;
 }
 
@@ -445,6 +516,11 @@ static void ofi_print_info(void)
                "FI_OFI_RXM_MSG_RX_SIZE=%s FI_OFI_RXM_USE_SRX=%s\n",
                ofi_rxm_eager(), rx ? rx : "(rxm's default)", srx ? srx : "(rxm's default)");
     }
+    if (ofi_g.nofile != ofi_g.nofile_was)
+        printf("ofishmem ofi: open-file limit raised from %llu to %llu (SHMEM_OFI_RAISE_NOFILE)\n",
+               ofi_g.nofile_was, ofi_g.nofile);
+    else if (ofi_g.nofile)
+        printf("ofishmem ofi: open-file limit %llu\n", ofi_g.nofile);
     printf("ofishmem ofi: quiet %s; progress thread %s\n",
            ofi_g.put_local ? "waits for delivery, flushes blocking zero-copy puts (locally "
                              "complete) with a read per written PE"
@@ -485,6 +561,7 @@ static ofs_status_t ofi_init(const unsigned char *peers)
     if (!ofi_g.active || !ofi_g.peers)
         return OFS_ERR_NOMEM;
     memcpy(ofi_g.active, peers, ofs_g.n_pes);
+    ofi_nofile_raise();
     st = ofi_getinfo();
     if (st != OFS_OK)
         return st;
