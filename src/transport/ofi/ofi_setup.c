@@ -83,17 +83,20 @@ static int ofi_nofile_exhausted(rlim_t limit)
  * others): one line with the limit's value and name. */
 static const char *ofi_limit_hint(ssize_t ret)
 {
-    static __thread char buf[384];
+    static __thread char buf[400];
+    char hard[32] = "unlimited";
     struct rlimit rl;
 
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
         (ret != -FI_EMFILE && !ofi_nofile_exhausted(rl.rlim_cur)))
         return "";
+    if (rl.rlim_max != RLIM_INFINITY)
+        snprintf(hard, sizeof(hard), "%llu", ofi_rlim(rl.rlim_max));
     snprintf(buf, sizeof(buf),
-             "; this process may have at most %llu files open (ulimit -n; hard limit %llu%s): each "
+             "; this process may have at most %llu files open (ulimit -n; hard limit %s%s): each "
              "OFI context's endpoint holds several descriptors, and over tcp;ofi_rxm a socket "
              "to each PE it reaches: raise the limit, or create fewer contexts",
-             ofi_rlim(rl.rlim_cur), ofi_rlim(rl.rlim_max),
+             ofi_rlim(rl.rlim_cur), hard,
              !ofs_g.params.OFI_RAISE_NOFILE && rl.rlim_cur < rl.rlim_max
                  ? ", which SHMEM_OFI_RAISE_NOFILE=0 kept the soft limit below"
                  : "");
@@ -521,6 +524,8 @@ static void ofi_print_info(void)
                ofi_g.nofile_was, ofi_g.nofile);
     else if (ofi_g.nofile)
         printf("ofishmem ofi: open-file limit %llu\n", ofi_g.nofile);
+    else
+        printf("ofishmem ofi: open-file limit unlimited or unknown\n");
     printf("ofishmem ofi: quiet %s; progress thread %s\n",
            ofi_g.put_local ? "waits for delivery, flushes blocking zero-copy puts (locally "
                              "complete) with a read per written PE"
