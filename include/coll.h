@@ -101,7 +101,8 @@ void coll_team_destroy(struct coll_team *team) OFS_HIDDEN;
  * and shmem_ctx_destroy (back to its team's SHMEM_TEAM_NUM_CONTEXTS pool if that is
  * short, else closed) */
 struct comm_ctx;
-int coll_team_ctx_create(struct coll_team *team, long options, struct comm_ctx **ctx_p) OFS_HIDDEN;
+ofs_status_t coll_team_ctx_create(struct coll_team *team, long options, struct comm_ctx **ctx_p)
+    OFS_HIDDEN;
 void coll_team_ctx_destroy(struct comm_ctx *ctx) OFS_HIDDEN;
 /* translate member index src_pe of src to index in dest (-1 if not a member) */
 int coll_team_translate(const struct coll_team *src, int src_pe, const struct coll_team *dest)

@@ -14,18 +14,14 @@ static int ctx_new(const char *routine, shmem_team_t team, int collective, long 
         ofs_bad_input(routine, "options = %#lx has bits that are not SHMEM_CTX_* options", options);
     if (team == SHMEM_TEAM_INVALID)
         return -1;
-    if (collective) {
-        if (coll_team_ctx_create(team, options, &c) != 0)
-            return -1;
-    } else {
-        ofs_status_t st = comm_ctx_create(options, team, &c);
-        if (st != OFS_OK) {
-            /* a failure the caller can handle (the specification's nonzero return),
-             * but its cause (the transport's line before this) should not go unseen */
-            ofs_log_warn("%s: no context created (%s); it returns nonzero", routine,
-                         ofs_status_string(st));
-            return -1;
-        }
+    ofs_status_t st =
+        collective ? coll_team_ctx_create(team, options, &c) : comm_ctx_create(options, team, &c);
+    if (st != OFS_OK) {
+        /* a failure the caller can handle (the specification's nonzero return), but
+         * its cause (the transport's line before this) should not go unseen */
+        ofs_log_warn("%s: no context created (%s); it returns nonzero", routine,
+                     ofs_status_string(st));
+        return -1;
     }
     /* a shareable context under SHMEM_THREAD_MULTIPLE is used by several threads */
     c->serialized = ofs_g.thread_level == SHMEM_THREAD_MULTIPLE &&

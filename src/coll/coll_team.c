@@ -334,8 +334,8 @@ static int ctx_pool_open(int n, struct comm_ctx ***ctxs_p)
     return 0;
 }
 
-/* spec 1.5: not collective; fails (nonzero) only when a context cannot be opened */
-int coll_team_ctx_create(struct coll_team *team, long options, struct comm_ctx **ctx_p)
+/* spec 1.5: not collective; fails only when a context cannot be opened */
+ofs_status_t coll_team_ctx_create(struct coll_team *team, long options, struct comm_ctx **ctx_p)
 {
     struct coll_tpriv *p = team->priv;
     struct comm_ctx *c = NULL;
@@ -349,15 +349,11 @@ int coll_team_ctx_create(struct coll_team *team, long options, struct comm_ctx *
         c->options = options;
     } else {
         ofs_status_t st = comm_ctx_create(options, team, &c);
-        if (st != OFS_OK) {
-            ofs_log_warn("shmem_team_create_ctx: no context created (%s; the team reserved "
-                         "%d); it returns nonzero",
-                         ofs_status_string(st), team->num_contexts);
-            return 1;
-        }
+        if (st != OFS_OK)
+            return st;
     }
     *ctx_p = c;
-    return 0;
+    return OFS_OK;
 }
 
 void coll_team_ctx_destroy(struct comm_ctx *ctx)
