@@ -21,3 +21,4 @@ include test/performance/coll.mk
 include test/functional/shm_local.mk
 include test/performance/local.mk
 include test/ofi.mk
+include test/conformance/local.mk

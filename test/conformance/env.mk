@@ -1,0 +1,2 @@
+# Conformance tests: env (issue 25).  Programs here are added to check_PROGRAMS.
+EXTRA_DIST += test/conformance/env.mk
