@@ -54,7 +54,7 @@ uninstall_hooks += uninstall-hook-api-man
 include man/man3/coll.mk
 
 # Tools (section 1) and the same-node transport / overview pages (section 7).
-dist_man1_MANS += man/man1/oshcc.1 man/man1/oshc++.1 man/man1/oshrun.1 man/man1/ofishmem_info.1
+dist_man1_MANS += man/man1/oshcc.1 man/man1/oshc++.1 man/man1/oshfort.1 man/man1/oshrun.1 man/man1/ofishmem_info.1
 # ofishmem.7 and ofishmem_shm.7 list runtime parameters: generated from the one
 # parameter table (include/ofs_env_defs.h) through `ofishmem_info --params`.
 man7_MANS += man/man7/ofishmem.7 man/man7/ofishmem_shm.7

@@ -1,5 +1,5 @@
-bin_SCRIPTS += scripts/oshcc scripts/oshrun
-EXTRA_DIST += scripts/oshcc.in scripts/oshrun.in
+bin_SCRIPTS += scripts/oshcc scripts/oshrun scripts/oshfort
+EXTRA_DIST += scripts/oshcc.in scripts/oshrun.in scripts/oshfort.in
 
 # oshc++ is oshcc under another name (it picks the C++ compiler by its name)
 install-exec-hook-oshcxx:

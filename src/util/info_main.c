@@ -61,11 +61,19 @@ int main(int argc, char **argv)
 {
     int params_only = argc > 1 && strcmp(argv[1], "--params") == 0;
 
+    static const char usage[] =
+        "usage: ofishmem_info [--params]\n"
+        "Prints the version, build configuration, libfabric providers found and every\n"
+        "runtime parameter (environment variable) with its default and help.\n";
+
     if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-        printf("usage: ofishmem_info [--params]\n"
-               "Prints the version, build configuration, libfabric providers found and every\n"
-               "runtime parameter (environment variable) with its default and help.\n");
+        fputs(usage, stdout);
         return 0;
+    }
+    if (argc > 2 || (argc > 1 && !params_only)) {
+        fprintf(stderr, "ofishmem_info: unknown argument '%s'\n%s", argv[params_only ? 2 : 1],
+                usage);
+        return 2;
     }
     if (!params_only) {
         printf("ofishmem %s, OpenSHMEM 1.5\n", PACKAGE_VERSION);
