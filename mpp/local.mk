@@ -7,9 +7,12 @@ BUILT_SOURCES += $(OFS_MPP_HDRS)
 CLEANFILES += $(OFS_MPP_HDRS)
 EXTRA_DIST += mpp/shmem_types.m4 mpp/shmem_api.m4 mpp/shmem_untyped.m4 mpp/shmem.h.m4 \
 	mpp/pshmem.h.m4 mpp/shmemx.h.m4
-MPP_M4_RUN = $(M4) -P -I$(srcdir)/mpp
+OFS_VERSION_WORDS = $(subst ., ,$(PACKAGE_VERSION))
+MPP_M4_RUN = $(M4) -P -I$(srcdir)/mpp -DOFS_VERSION_STRING=$(PACKAGE_VERSION) \
+	-DOFS_VERSION_MAJOR=$(word 1,$(OFS_VERSION_WORDS)) -DOFS_VERSION_MINOR=$(word 2,$(OFS_VERSION_WORDS)) \
+	-DOFS_VERSION_PATCH=$(word 3,$(OFS_VERSION_WORDS))
 
-mpp/shmem.h: $(srcdir)/mpp/shmem.h.m4 $(MPP_M4)
+mpp/shmem.h: $(srcdir)/mpp/shmem.h.m4 $(MPP_M4) $(top_builddir)/config.status
 	@$(MKDIR_P) mpp
 	$(AM_V_GEN)$(MPP_M4_RUN) $(srcdir)/mpp/shmem.h.m4 > $@.tmp && mv $@.tmp $@
 mpp/pshmem.h: $(srcdir)/mpp/pshmem.h.m4 $(MPP_M4)

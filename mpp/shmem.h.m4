@@ -14,7 +14,16 @@ m4_include(`shmem_api.m4')m4_include(`shmem_untyped.m4')m4_changecom()m4_define(
 #define SHMEM_MAJOR_VERSION 1
 #define SHMEM_MINOR_VERSION 5
 #define SHMEM_MAX_NAME_LEN 256
-#define SHMEM_VENDOR_STRING "ofishmem"
+#define SHMEM_VENDOR_STRING "ofishmem OFS_VERSION_STRING"
+
+/* which implementation this is (bindings and build systems test these) */
+#define OFISHMEM 1
+#define OFISHMEM_MAJOR_VERSION OFS_VERSION_MAJOR
+#define OFISHMEM_MINOR_VERSION OFS_VERSION_MINOR
+#define OFISHMEM_PATCH_VERSION OFS_VERSION_PATCH
+#define OFISHMEM_VERSION_STRING "OFS_VERSION_STRING"
+/* major * 10000 + minor * 100 + patch, for #if comparisons */
+#define OFISHMEM_NUMVERSION (OFISHMEM_MAJOR_VERSION * 10000 + OFISHMEM_MINOR_VERSION * 100 + OFISHMEM_PATCH_VERSION)
 
 #define SHMEM_THREAD_SINGLE 0
 #define SHMEM_THREAD_FUNNELED 1

@@ -40,6 +40,19 @@ grep -q "runs oshcc again" "$t/err" || bad "loop: no message ($(cat "$t/err"))"
 if "$w/oshfort" x.f90 2>"$t/err"; then bad "oshfort succeeded"; fi
 grep -q "no Fortran interface" "$t/err" || bad "oshfort: no message"
 [ "$(wc -l <"$t/err")" -eq 1 ] || bad "oshfort: more than one line"
+# the vendor and version macros of shmem.h
+cat >"$t/v.c" <<'EOC'
+#include <shmem.h>
+#include <string.h>
+#if !defined(OFISHMEM) || OFISHMEM_NUMVERSION != OFISHMEM_MAJOR_VERSION * 10000 + OFISHMEM_MINOR_VERSION * 100 + OFISHMEM_PATCH_VERSION
+#error vendor version macros
+#endif
+#if SHMEM_MAJOR_VERSION != 1 || SHMEM_MINOR_VERSION < 5
+#error spec version macros
+#endif
+int main(void) { return strncmp(SHMEM_VENDOR_STRING, "ofishmem " OFISHMEM_VERSION_STRING, SHMEM_MAX_NAME_LEN) != 0; }
+EOC
+cc -Impp -o "$t/v" "$t/v.c" && "$t/v" || bad "vendor/version macros of shmem.h"
 # ofishmem_info refuses what it does not know
 ./ofishmem_info --bogus >/dev/null 2>"$t/err" && bad "ofishmem_info --bogus exited 0"
 grep -q "unknown argument '--bogus'" "$t/err" || bad "ofishmem_info --bogus: no message"
