@@ -22,8 +22,12 @@ m4_define(`MD_CTX', `COMM_CTX_DEFAULT')
 m4_define(`MD_DEF_proto', `$1 SHPRE()shmem_$2($7);
 ')
 m4_define(`MD_DEF_names', `shmem_$2
-')
-m4_define(`MD_DEF_mannames', `MD_MANNAME(`shmem_$2')')
+MD_GENERIC(`$3', `$5', `shmem_$3
+')')
+m4_define(`MD_DEF_mannames', `MD_MANNAME(`shmem_$2')MD_GENERIC(`$3', `$5', `MD_MANNAME(`shmem_$3')')')
+# the C11 generic name of a typed routine ($1 the name without shmem_, $2 `g' when it has
+# one), once per page and mode: "man shmem_atomic_add" finds the family page
+m4_define(`MD_GENERIC', `m4_ifelse(`$2', `g', `m4_ifelse(`$1', `', `', `m4_ifdef(`MD_GSEEN_'MODE`_$1', `', `m4_define(`MD_GSEEN_'MODE`_$1')$3')')')')
 # a man page NAME entry; the page's own name (MAN_SELF) comes last, after the list
 m4_define(`MD_MANNAME', `m4_ifelse(`$1', m4_ifdef(`MAN_SELF', `m4_defn(`MAN_SELF')'), `', `$1,
 ')')

@@ -29,7 +29,7 @@ test/functional/api_types.c: $(srcdir)/test/functional/api_types.c.m4 $(MPP_M4)
 # benchmark, not a test (see its header)
 noinst_PROGRAMS += test/abi/bench_putmem
 test_abi_bench_putmem_LDADD = $(TEST_LDADD)
-EXTRA_DIST += test/abi/bench_putmem.c test/abi/check_wrappers.sh
+EXTRA_DIST += test/abi/bench_putmem.c test/abi/check_wrappers.sh test/abi/check_man_generics.sh
 EXTRA_DIST += test/abi/spec/openshmem-1.5-c-routines.txt test/abi/spec/openshmem-1.6-c-routines.txt \
 	test/abi/spec/openshmem-1.5-c11-generics.txt
 test/functional/api_coll_types.c: $(srcdir)/test/functional/api_coll_types.c.m4 $(MPP_M4)
