@@ -53,6 +53,10 @@ cat >"$t/v.c" <<'EOC'
 int main(void) { return strncmp(SHMEM_VENDOR_STRING, "ofishmem " OFISHMEM_VERSION_STRING, SHMEM_MAX_NAME_LEN) != 0; }
 EOC
 cc -Impp -o "$t/v" "$t/v.c" && "$t/v" || bad "vendor/version macros of shmem.h"
+# oshrun without any launcher: exit 127, each launcher tried named once
+PATH=/nonexistent /bin/sh "$w/oshrun" -n 1 true 2>"$t/err"
+[ $? -eq 127 ] || bad "oshrun without a launcher: exit status"
+grep -q "no PMIx launcher found (tried mpiexec, prterun, srun)" "$t/err" || bad "oshrun without a launcher: $(cat "$t/err")"
 # ofishmem_info refuses what it does not know
 ./ofishmem_info --bogus >/dev/null 2>"$t/err" && bad "ofishmem_info --bogus exited 0"
 grep -q "unknown argument '--bogus'" "$t/err" || bad "ofishmem_info --bogus: no message"

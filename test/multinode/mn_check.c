@@ -1,6 +1,7 @@
 /* Checks run on 4 PEs over 2 (real or simulated) nodes of 2 PEs each: the same-node
  * peer is load/store reachable, the other node is not; RMA to every PE is exact;
- * fetch-adds from every PE on one word are exact (one atomic executor per job). */
+ * fetch-adds from every PE on one word are exact (one atomic executor per job).
+ * --expect-env NAME=VALUE: every PE must see that variable (oshrun forwards it). */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +11,24 @@
 
 static long counter;
 
-int main(void)
+int main(int argc, char **argv)
 {
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
+    if (argc > 2 && strcmp(argv[1], "--expect-env") == 0) {
+        char name[256];
+        const char *eq = strchr(argv[2], '=');
+        if (!eq || (size_t)(eq - argv[2]) >= sizeof(name)) {
+            fprintf(stderr, "usage: mn_check [--expect-env NAME=VALUE]\n");
+            return 2;
+        }
+        snprintf(name, sizeof(name), "%.*s", (int)(eq - argv[2]), argv[2]);
+        const char *v = getenv(name);
+        if (!v || strcmp(v, eq + 1) != 0)
+            fprintf(stderr, "PE %d: %s is %s, expected %s (not forwarded to this node?)\n", me, name,
+                    v ? v : "unset", eq + 1);
+        CHECK(v != NULL && strcmp(v, eq + 1) == 0);
+    }
     const int iters = 500;
     char *buf = shmem_malloc(1 << 20);
     char *src = malloc(1 << 20);

@@ -4,7 +4,8 @@
 #   sim-nodes.sh down    remove them
 #   sim-nodes.sh agent HOST CMD...   the rsh agent Open MPI's mpiexec uses to start its
 #                                    daemon "on" HOST: inside that network namespace,
-#                                    under its own UTS namespace and hostname.
+#                                    under its own UTS namespace and hostname, with a
+#                                    clean environment (like ssh).
 # Addresses are our own, on a bridge that exists only inside this machine.
 set -e
 NET=10.251.77
@@ -36,7 +37,9 @@ down)
 agent)
     host=$2
     shift 2
-    exec ip netns exec "ofs-$host" unshare --uts /bin/sh -c "hostname $host && $*"
+    # a clean environment, as ssh gives: what the PEs need must come through the launcher
+    exec ip netns exec "ofs-$host" unshare --uts env -i PATH="$PATH" HOME="${HOME:-/root}" \
+        /bin/sh -c "hostname $host && $*"
     ;;
 *)
     echo "usage: $0 up|down|agent HOST CMD..." >&2
