@@ -39,7 +39,8 @@ int main(int argc, char **argv)
                  MPI_STATUS_IGNORE);
     for (int i = 0; i < N; i++)
         if (buf[i] != me * 100000L + i) {
-            fprintf(stderr, "PE %d: buf[%d] = %ld, expected %ld\n", me, i, buf[i], me * 100000L + i);
+            fprintf(stderr, "PE %d: buf[%d] = %ld, expected %ld\n", me, i, buf[i],
+                    me * 100000L + i);
             errors++;
             break;
         }
@@ -50,7 +51,8 @@ int main(int argc, char **argv)
     shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &ssum, &sum, 1);
     expect = (long)npes * (npes + 1) / 2;
     if (total != expect || ssum != expect) {
-        fprintf(stderr, "PE %d: MPI sum %ld, SHMEM sum %ld, expected %ld\n", me, total, ssum, expect);
+        fprintf(stderr, "PE %d: MPI sum %ld, SHMEM sum %ld, expected %ld\n", me, total, ssum,
+                expect);
         errors++;
     }
     MPI_Allreduce(MPI_IN_PLACE, &errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

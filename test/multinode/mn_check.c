@@ -25,8 +25,8 @@ int main(int argc, char **argv)
         snprintf(name, sizeof(name), "%.*s", (int)(eq - argv[2]), argv[2]);
         const char *v = getenv(name);
         if (!v || strcmp(v, eq + 1) != 0)
-            fprintf(stderr, "PE %d: %s is %s, expected %s (not forwarded to this node?)\n", me, name,
-                    v ? v : "unset", eq + 1);
+            fprintf(stderr, "PE %d: %s is %s, expected %s (not forwarded to this node?)\n", me,
+                    name, v ? v : "unset", eq + 1);
         CHECK(v != NULL && strcmp(v, eq + 1) == 0);
     }
     const int iters = 500;
