@@ -3,7 +3,7 @@
 # through sudo).  Installs only what is missing.
 set -e
 pkgs="build-essential autoconf automake libtool m4 pkg-config libfabric-dev libfabric-bin
-      libpmix-dev libhwloc-dev openmpi-bin libopenmpi-dev procps iproute2 util-linux man-db valgrind
+      libpmix-dev libhwloc-dev openmpi-bin libopenmpi-dev python3-cffi procps iproute2 util-linux man-db valgrind
       clang-format"
 missing=""
 for p in $pkgs; do

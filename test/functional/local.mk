@@ -8,8 +8,12 @@ test_functional_rma_basic_LDADD = $(TEST_LDADD)
 test_functional_amo_basic_LDADD = $(TEST_LDADD)
 test_functional_heap_limits_LDADD = $(TEST_LDADD)
 EXTRA_DIST += test/functional/tests.h test/functional/test_check.h test/functional/check_hello.sh test/functional/local.mk \
-	test/functional/check_hybrid.sh test/functional/hybrid_mpi.c
+	test/functional/check_hybrid.sh test/functional/hybrid_mpi.c test/functional/check_cffi.sh \
+	test/functional/cffi_smoke.py
 CLEANFILES += test/functional/hybrid_mpi
+clean-local-cffi:
+	rm -rf test/functional/cffi_build
+clean_local_hooks += clean-local-cffi
 test_functional_xatomic_LDADD = $(TEST_LDADD)
 test_functional_pipeline_LDADD = $(TEST_LDADD)
 test_functional_v16_api_LDADD = $(TEST_LDADD)
