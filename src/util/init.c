@@ -62,6 +62,9 @@ ofs_status_t ofs_init(int requested_thread_level)
     st = rt_init();
     if (st != OFS_OK)
         goto err;
+    /* a misspelt parameter is otherwise silently ignored */
+    if (ofs_g.my_pe == 0)
+        ofs_env_warn_unknown(ofs_log_warn);
     init_oversubscribed();
     st = heap_init();
     if (st != OFS_OK)
