@@ -25,7 +25,7 @@ static void init_print_info(void)
     if (ofs_g.params.VERSION || ofs_g.params.INFO)
         printf("ofishmem %s (OpenSHMEM 1.5)\n", PACKAGE_VERSION);
     if (ofs_g.params.INFO) {
-        printf("ofishmem runtime parameters (name, type, value, help):\n");
+        printf("ofishmem runtime parameters (name, type, value, help; values accepted):\n");
         ofs_env_print(stdout, &ofs_g.params);
     }
     fflush(stdout);
