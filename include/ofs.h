@@ -41,7 +41,7 @@ typedef int ofs_env_BOOL_t;
 typedef const char *ofs_env_STRING_t;
 
 struct ofs_params {
-#define OFS_ENV(name, type, def, help) ofs_env_##type##_t name;
+#define OFS_ENV(name, type, def, range, help) ofs_env_##type##_t name;
 #include "ofs_env_defs.h"
 #undef OFS_ENV
 };
@@ -51,13 +51,15 @@ struct ofs_env_desc {
     const char *name; /* without the SHMEM_ prefix */
     const char *type; /* "SIZE", "LONG", "BOOL", "STRING" */
     const char *def;
+    const char *range; /* what the parser accepts (see ofs_env_defs.h) */
     const char *help;
 };
 extern const struct ofs_env_desc ofs_env_table[] OFS_HIDDEN;
 extern const size_t ofs_env_count OFS_HIDDEN;
 
-/* Parse all parameters from the environment into *params.  On a malformed value,
- * writes a message naming the variable into errbuf and returns OFS_ERR_INVAL. */
+/* Parse all parameters from the environment into *params.  On a malformed value or one
+ * out of its row's range, writes a message naming the variable into errbuf and returns
+ * OFS_ERR_INVAL. */
 ofs_status_t ofs_env_parse(struct ofs_params *params, char *errbuf, size_t errlen) OFS_HIDDEN;
 /* Parse one size string ("4096K", "1G", "17"); returns OFS_ERR_INVAL on garbage. */
 ofs_status_t ofs_env_parse_size(const char *str, long *out_p) OFS_HIDDEN;
@@ -65,6 +67,9 @@ ofs_status_t ofs_env_parse_bool(const char *str, int *out_p) OFS_HIDDEN;
 /* Print every parameter with value (params may be NULL: defaults) and help. */
 #include <stdio.h>
 void ofs_env_print(FILE *out, const struct ofs_params *params) OFS_HIDDEN;
+/* Warn through warn (one line each) about SHMEM_* variables of the environment that no
+ * parameter reads, suggesting the closest parameter's name; returns how many. */
+int ofs_env_warn_unknown(void (*warn)(const char *fmt, ...)) OFS_HIDDEN;
 
 /* The one state struct. */
 struct ofs_state {

@@ -2,8 +2,8 @@
 # gen-env-man.sh: fill a man page template from the parameter table.
 # usage: gen-env-man.sh OFISHMEM_INFO [NAME_REGEX] < page.in > page
 # Every line "@ENV_PARAMETERS@" of the template becomes one .TP entry per variable
-# printed by `ofishmem_info --params` (name, type, default, help), restricted to the
-# names matching NAME_REGEX when given.  The table (include/ofs_env_defs.h) is the
+# printed by `ofishmem_info --params` (name, type, default, help and the values
+# accepted), restricted to the names matching NAME_REGEX when given.  The table (include/ofs_env_defs.h) is the
 # only source: the page cannot drift from it.
 info=$1
 filter=${2:-.}
@@ -17,7 +17,7 @@ function roff(s) {
     if (s ~ /^[.\047]/) s = "\\&" s
     return s
 }
-function emit(   line, name, type, rest, def, help, n) {
+function emit(   line, name, type, rest, def, help, n, range) {
     n = 0
     while ((getline line < pfile) > 0) {
         # "  SHMEM_NAME<sp>TYPE<sp>DEFAULT(12 wide)<sp>HELP"
@@ -34,10 +34,17 @@ function emit(   line, name, type, rest, def, help, n) {
             def = rest; sub(/ .*/, "", def); help = substr(rest, length(def) + 2)
         }
         sub(/^ +/, "", help)
+        # the accepted values end the help: "; range [MIN, MAX]", "; one of a, b",
+        # "; not empty", "; an absolute path"
+        range = ""
+        if (match(help, /; (range \[[^]]*\]|one of [^;]*|not empty|an absolute path)$/)) {
+            range = ", " roff(substr(help, RSTART + 2))
+            help = substr(help, 1, RSTART - 1)
+        }
         if (substr(name, 7) !~ filter) continue
         print ".TP"
         printf ".B %s\n", roff(name)
-        printf "%s, default %s.\n", tolower(type), def == "" ? "empty" : "\\fB" roff(def) "\\fR"
+        printf "%s, default %s%s.\n", tolower(type), def == "" ? "empty" : "\\fB" roff(def) "\\fR", range
         print roff(help) "."
         n++
     }

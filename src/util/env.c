@@ -9,25 +9,27 @@
 #include <strings.h>
 
 const struct ofs_env_desc ofs_env_table[] = {
-#define OFS_ENV(name, type, def, help) { #name, #type, def, help },
+#define OFS_ENV(name, type, def, range, help) { #name, #type, def, range, help },
 #include "ofs_env_defs.h"
 #undef OFS_ENV
 };
 const size_t ofs_env_count = sizeof(ofs_env_table) / sizeof(ofs_env_table[0]);
 
-ofs_status_t ofs_env_parse_size(const char *str, long *out_p)
+/* *over_p: a well-formed whole number, negative or too large for a long, out of every
+ * range of a SIZE row (which -1 may be in) */
+static ofs_status_t env_parse_size(const char *str, long *out_p, int *over_p)
 {
     char *end;
     long double v;
     long double mult = 1;
 
+    *over_p = 0;
     while (isspace((unsigned char)*str))
         str++;
     if (*str == '\0')
         return OFS_ERR_INVAL;
-    errno = 0;
     v = strtold(str, &end);
-    if (end == str || errno != 0)
+    if (end == str)
         return OFS_ERR_INVAL;
     switch (toupper((unsigned char)*end)) {
     case 'K':
@@ -52,17 +54,32 @@ ofs_status_t ofs_env_parse_size(const char *str, long *out_p)
         end++;
     while (isspace((unsigned char)*end))
         end++;
-    if (*end != '\0')
+    if (*end != '\0' || v != v /* nan */)
         return OFS_ERR_INVAL;
     v *= mult;
     if (v == -1.0L) {
         *out_p = -1;
         return OFS_OK;
     }
-    if (v < 0 || v > 9.0e18L || v != (long double)(long)v)
+    if (v > 9.0e18L || v < -9.0e18L) {
+        *over_p = 1;
         return OFS_ERR_INVAL;
+    }
+    if (v != (long double)(long)v)
+        return OFS_ERR_INVAL;
+    if (v < 0) {
+        *over_p = 1;
+        return OFS_ERR_INVAL;
+    }
     *out_p = (long)v;
     return OFS_OK;
+}
+
+ofs_status_t ofs_env_parse_size(const char *str, long *out_p)
+{
+    int over;
+
+    return env_parse_size(str, out_p, &over);
 }
 
 ofs_status_t ofs_env_parse_bool(const char *str, int *out_p)
@@ -83,7 +100,7 @@ ofs_status_t ofs_env_parse_bool(const char *str, int *out_p)
     return OFS_ERR_INVAL;
 }
 
-static ofs_status_t env_parse_long(const char *str, long *out_p)
+static ofs_status_t env_parse_long(const char *str, long *out_p, int *over_p)
 {
     char *end;
     long v;
@@ -92,22 +109,127 @@ static ofs_status_t env_parse_long(const char *str, long *out_p)
     v = strtol(str, &end, 0);
     while (isspace((unsigned char)*end))
         end++;
+    *over_p = end != str && *end == '\0' && errno == ERANGE;
     if (end == str || *end != '\0' || errno != 0)
         return OFS_ERR_INVAL;
     *out_p = v;
     return OFS_OK;
 }
 
-static ofs_status_t env_parse_one(const char *type, const char *str, void *field)
+static ofs_status_t env_parse_one(const char *type, const char *str, void *field, int *over_p)
 {
+    *over_p = 0;
     if (strcmp(type, "SIZE") == 0)
-        return ofs_env_parse_size(str, (long *)field);
+        return env_parse_size(str, (long *)field, over_p);
     if (strcmp(type, "LONG") == 0)
-        return env_parse_long(str, (long *)field);
+        return env_parse_long(str, (long *)field, over_p);
     if (strcmp(type, "BOOL") == 0)
         return ofs_env_parse_bool(str, (int *)field);
     *(const char **)field = str;
     return OFS_OK;
+}
+
+static int env_numeric(const char *type)
+{
+    return strcmp(type, "SIZE") == 0 || strcmp(type, "LONG") == 0;
+}
+
+/* The bounds of a SIZE or LONG row ("MIN..MAX"); OFS_ERR_INVAL if the table is wrong. */
+static ofs_status_t env_num_range(const struct ofs_env_desc *d, long *min_p, long *max_p)
+{
+    const char *dots = strstr(d->range, "..");
+    char lo[64];
+    int over;
+
+    if (!dots || (size_t)(dots - d->range) >= sizeof(lo))
+        return OFS_ERR_INVAL;
+    snprintf(lo, sizeof(lo), "%.*s", (int)(dots - d->range), d->range);
+    if (env_parse_one(d->type, lo, min_p, &over) != OFS_OK ||
+        env_parse_one(d->type, dots + 2, max_p, &over) != OFS_OK || *min_p > *max_p)
+        return OFS_ERR_INVAL;
+    return OFS_OK;
+}
+
+/* Is word one of the '|'-separated words of list? */
+static int env_word_in(const char *word, const char *list)
+{
+    size_t n = strlen(word);
+
+    for (const char *p = list; p;) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == n && strncmp(p, word, n) == 0)
+            return 1;
+        p = bar ? bar + 1 : NULL;
+    }
+    return 0;
+}
+
+/* The range of a row as the listing and the messages show it ("" when any value of
+ * the type goes). */
+static void env_range_text(const struct ofs_env_desc *d, char *buf, size_t len)
+{
+    const char *r = d->range;
+
+    buf[0] = '\0';
+    if (env_numeric(d->type)) {
+        const char *dots = strstr(r, "..");
+        if (dots)
+            snprintf(buf, len, "range [%.*s, %s]", (int)(dots - r), r, dots + 2);
+    } else if (strcmp(d->type, "STRING") != 0 || r[0] == '\0') {
+        return;
+    } else if (strcmp(r, "<nonempty>") == 0) {
+        snprintf(buf, len, "not empty");
+    } else if (strcmp(r, "<abspath>") == 0) {
+        snprintf(buf, len, "an absolute path");
+    } else {
+        size_t n = (size_t)snprintf(buf, len, "one of ");
+        for (const char *p = r; *p && n + 2 < len; p++) {
+            if (*p == '|') {
+                buf[n++] = ',';
+                buf[n++] = ' ';
+            } else {
+                buf[n++] = *p;
+            }
+        }
+        buf[n < len ? n : len - 1] = '\0';
+    }
+}
+
+/* Is the parsed value within the row's range?  Else a message naming var. */
+static ofs_status_t env_check_range(const struct ofs_env_desc *d, const char *var, const char *val,
+                                    const void *field, int over, char *errbuf, size_t errlen)
+{
+    char text[256];
+    long min, max;
+
+    env_range_text(d, text, sizeof(text));
+    if (env_numeric(d->type)) {
+        long v = *(const long *)field;
+        if (env_num_range(d, &min, &max) != OFS_OK) {
+            snprintf(errbuf, errlen, "internal: bad range '%s' for SHMEM_%s", d->range, d->name);
+            return OFS_ERR_INVAL;
+        }
+        if (over || v < min || v > max) {
+            snprintf(errbuf, errlen, "%s=%s is out of %s", var, val, text);
+            return OFS_ERR_INVAL;
+        }
+        return OFS_OK;
+    }
+    if (strcmp(d->type, "STRING") != 0 || d->range[0] == '\0')
+        return OFS_OK;
+    const char *s = *(const char *const *)field;
+    if (strcmp(d->range, "<nonempty>") == 0) {
+        if (s[0] != '\0')
+            return OFS_OK;
+    } else if (strcmp(d->range, "<abspath>") == 0) {
+        if (s[0] == '/')
+            return OFS_OK;
+    } else if (env_word_in(s, d->range)) {
+        return OFS_OK;
+    }
+    snprintf(errbuf, errlen, "%s='%s' is not valid: expected %s", var, val, text);
+    return OFS_ERR_INVAL;
 }
 
 static const char *env_type_hint(const char *type)
@@ -124,7 +246,7 @@ static const char *env_type_hint(const char *type)
 ofs_status_t ofs_env_parse(struct ofs_params *params, char *errbuf, size_t errlen)
 {
     void *fields[] = {
-#define OFS_ENV(name, type, def, help) &params->name,
+#define OFS_ENV(name, type, def, range, help) &params->name,
 #include "ofs_env_defs.h"
 #undef OFS_ENV
     };
@@ -133,12 +255,14 @@ ofs_status_t ofs_env_parse(struct ofs_params *params, char *errbuf, size_t errle
     for (size_t i = 0; i < ofs_env_count; i++) {
         const struct ofs_env_desc *d = &ofs_env_table[i];
         const char *val;
+        int over;
 
-        if (env_parse_one(d->type, d->def, fields[i]) != OFS_OK) {
-            snprintf(errbuf, errlen, "internal: bad default for SHMEM_%s", d->name);
+        snprintf(var, sizeof(var), "SHMEM_%s", d->name);
+        if (env_parse_one(d->type, d->def, fields[i], &over) != OFS_OK ||
+            env_check_range(d, var, d->def, fields[i], over, errbuf, errlen) != OFS_OK) {
+            snprintf(errbuf, errlen, "internal: bad default or range for SHMEM_%s", d->name);
             return OFS_ERR_INVAL;
         }
-        snprintf(var, sizeof(var), "SHMEM_%s", d->name);
         val = getenv(var);
         /* the spec names SMA_ variables as the older spelling of a few */
         if (!val) {
@@ -149,11 +273,13 @@ ofs_status_t ofs_env_parse(struct ofs_params *params, char *errbuf, size_t errle
         }
         if (!val)
             continue;
-        if (env_parse_one(d->type, val, fields[i]) != OFS_OK) {
+        if (env_parse_one(d->type, val, fields[i], &over) != OFS_OK && !over) {
             snprintf(errbuf, errlen, "%s='%s' is malformed: expected %s", var, val,
                      env_type_hint(d->type));
             return OFS_ERR_INVAL;
         }
+        if (env_check_range(d, var, val, fields[i], over, errbuf, errlen) != OFS_OK)
+            return OFS_ERR_INVAL;
     }
     return OFS_OK;
 }
@@ -161,7 +287,7 @@ ofs_status_t ofs_env_parse(struct ofs_params *params, char *errbuf, size_t errle
 void ofs_env_print(FILE *out, const struct ofs_params *params)
 {
     const void *fields[] = {
-#define OFS_ENV(name, type, def, help) params ? (const void *)&params->name : NULL,
+#define OFS_ENV(name, type, def, range, help) params ? (const void *)&params->name : NULL,
 #include "ofs_env_defs.h"
 #undef OFS_ENV
     };
@@ -178,6 +304,84 @@ void ofs_env_print(FILE *out, const struct ofs_params *params)
             snprintf(val, sizeof(val), "%d", *(const int *)fields[i]);
         else
             snprintf(val, sizeof(val), "%ld", *(const long *)fields[i]);
-        fprintf(out, "  SHMEM_%-22s %-7s %-12s %s\n", d->name, d->type, val, d->help);
+        char range[256];
+        env_range_text(d, range, sizeof(range));
+        fprintf(out, "  SHMEM_%-22s %-7s %-12s %s%s%s\n", d->name, d->type, val, d->help,
+                range[0] ? "; " : "", range);
     }
+}
+
+/* SHMEM_* variables read outside the table (by this tree's tools and tests); a name
+ * here draws no warning.  None today: oshcc reads OSHCC/OSHCXX, oshrun OSHRUN_*, and the
+ * tests only set parameters of the table. */
+static const char *const env_read_elsewhere[] = { NULL };
+
+/* Edit distance (insertions, deletions, substitutions and swaps of neighbours) between
+ * a and b, or a number larger than any useful one for long names. */
+static int env_distance(const char *a, const char *b)
+{
+    enum { N = 64 };
+    size_t la = strlen(a), lb = strlen(b);
+    int d[N + 1][N + 1];
+
+    if (la > N || lb > N)
+        return N;
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            int best = sub < del ? sub : del;
+            best = best < ins ? best : ins;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    }
+    return d[la][lb];
+}
+
+int ofs_env_warn_unknown(void (*warn)(const char *fmt, ...))
+{
+    extern char **environ;
+    int n = 0;
+
+    for (char **e = environ; e && *e; e++) {
+        const char *eq = strchr(*e, '=');
+        char name[128];
+        const char *close = NULL;
+        int known = 0, best = 1 << 20;
+
+        if (strncmp(*e, "SHMEM_", 6) != 0 || !eq || (size_t)(eq - *e) >= sizeof(name))
+            continue;
+        snprintf(name, sizeof(name), "%.*s", (int)(eq - *e), *e);
+        for (size_t i = 0; i < ofs_env_count && !known; i++) {
+            int dist = env_distance(name + 6, ofs_env_table[i].name);
+            known = dist == 0;
+            if (dist < best) {
+                best = dist;
+                close = ofs_env_table[i].name;
+            }
+        }
+        for (size_t i = 0; env_read_elsewhere[i] && !known; i++)
+            known = strcmp(name, env_read_elsewhere[i]) == 0;
+        if (known)
+            continue;
+        /* a typo: about one edit per three letters, at least two */
+        size_t len = strlen(name + 6);
+        if (close && best <= (len / 3 > 2 ? (int)(len / 3) : 2))
+            warn("%s is set but is not a parameter of this library (did you mean "
+                 "SHMEM_%s?); ofishmem_info --params lists them",
+                 name, close);
+        else
+            warn("%s is set but is not a parameter of this library; ofishmem_info "
+                 "--params lists them",
+                 name);
+        n++;
+    }
+    return n;
 }

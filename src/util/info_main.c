@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 #endif
         info_topology();
         info_providers();
-        printf("runtime parameters (variable, type, default, help):\n");
+        printf("runtime parameters (variable, type, default, help; values accepted):\n");
     }
     ofs_env_print(stdout, NULL);
     return 0;

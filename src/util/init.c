@@ -25,7 +25,7 @@ static void init_print_info(void)
     if (ofs_g.params.VERSION || ofs_g.params.INFO)
         printf("ofishmem %s (OpenSHMEM 1.5)\n", PACKAGE_VERSION);
     if (ofs_g.params.INFO) {
-        printf("ofishmem runtime parameters (name, type, value, help):\n");
+        printf("ofishmem runtime parameters (name, type, value, help; values accepted):\n");
         ofs_env_print(stdout, &ofs_g.params);
     }
     fflush(stdout);
@@ -62,6 +62,9 @@ ofs_status_t ofs_init(int requested_thread_level)
     st = rt_init();
     if (st != OFS_OK)
         goto err;
+    /* a misspelt parameter is otherwise silently ignored */
+    if (ofs_g.my_pe == 0)
+        ofs_env_warn_unknown(ofs_log_warn);
     init_oversubscribed();
     st = heap_init();
     if (st != OFS_OK)

@@ -6,7 +6,8 @@
  * sleeps on the target CQ's wait fd when the provider has one (fi_trywait + ppoll),
  * else for a time that grows with the time since the last remote access aimed at this
  * PE (seen on the target's FI_RMA_EVENT counter), never longer than
- * SHMEM_PROGRESS_INTERVAL microseconds (see ofi_progress_main).
+ * SHMEM_PROGRESS_INTERVAL microseconds (see ofi_progress_main).  Finalize wakes it
+ * (ofi_progress_stop).
  */
 #define _GNU_SOURCE
 #include "ofi_internal.h"
@@ -14,6 +15,7 @@
 #include <linux/futex.h>
 #include <poll.h>
 #include <sched.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <string.h>
@@ -237,6 +239,22 @@ static int ofi_target_activity(uint64_t *seen)
     return act;
 }
 
+/* Written by ofi_progress_stop: every sleep of the thread but the short stand-by steps
+ * (a futex, woken too) watches it, so that finalize returns at once whatever
+ * SHMEM_PROGRESS_INTERVAL is. */
+static int ofi_wake_fd = -1;
+
+/* Sleep for ns unless ofi_progress_stop wakes the thread (or fd, when >= 0, becomes
+ * readable: then nonzero). */
+static int ofi_thread_sleep(int64_t ns, int fd)
+{
+    struct timespec ts = { ns / 1000000000LL, ns % 1000000000LL };
+    struct pollfd pfd[2] = { { .fd = ofi_wake_fd, .events = POLLIN },
+                             { .fd = fd, .events = POLLIN } };
+
+    return ppoll(pfd, fd >= 0 ? 2 : 1, &ts, NULL) > 0 && (pfd[1].revents & POLLIN);
+}
+
 /* Adaptive.  With a wait fd the thread sleeps on it (woken by traffic, at the latest
  * after SHMEM_PROGRESS_INTERVAL).  Without one it sleeps for a quarter of the time
  * since the last remote access aimed at this PE, between a tenth of
@@ -311,16 +329,13 @@ static void *ofi_progress_main(void *arg)
             struct fid *f = &ofi_g.main->cq->fid;
             if (fi_trywait(ofi_g.fabric, &f, 1) != FI_SUCCESS)
                 continue; /* events pending: poll again */
-            struct timespec ts = { max_ns / 1000000000LL, max_ns % 1000000000LL };
-            struct pollfd pfd = { .fd = ofi_g.tcq_fd, .events = POLLIN };
-            if (ppoll(&pfd, 1, &ts, NULL) > 0)
+            if (ofi_thread_sleep(max_ns, ofi_g.tcq_fd))
                 last = ofi_now_ns();
             continue;
         }
         int64_t ns = idle < hot_ns ? min_ns : idle / 4;
         ns = ns < min_ns ? min_ns : ns > max_ns ? max_ns : ns;
-        struct timespec ts = { ns / 1000000000LL, ns % 1000000000LL };
-        nanosleep(&ts, NULL);
+        ofi_thread_sleep(ns, -1);
     }
     return NULL;
 }
@@ -332,9 +347,16 @@ ofs_status_t ofi_progress_start(void)
     if (!ofi_g.manual_progress || ofs_g.params.PROGRESS_INTERVAL <= 0)
         return OFS_OK;
     ofi_g.thread_stop = 0;
+    ofi_wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (ofi_wake_fd < 0) {
+        ofs_log_error("ofi: cannot start the progress thread: eventfd: %m");
+        return OFS_ERR_IO;
+    }
     ret = pthread_create(&ofi_g.thread, NULL, ofi_progress_main, NULL);
     if (ret) {
         ofs_log_error("ofi: cannot start the progress thread: %s", strerror(ret));
+        close(ofi_wake_fd);
+        ofi_wake_fd = -1;
         return OFS_ERR_IO;
     }
     ofi_g.thread_running = 1;
@@ -346,6 +368,13 @@ void ofi_progress_stop(void)
     if (!ofi_g.thread_running)
         return;
     __atomic_store_n(&ofi_g.thread_stop, 1, __ATOMIC_RELEASE);
+    /* wake it wherever it sleeps: it may have gone to sleep for SHMEM_PROGRESS_INTERVAL */
+    uint64_t one = 1;
+    if (write(ofi_wake_fd, &one, sizeof(one)) != (ssize_t)sizeof(one))
+        ofs_log_warn("ofi: cannot wake the progress thread (%m): finalize waits for it");
+    syscall(SYS_futex, &ofi_g.attending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     pthread_join(ofi_g.thread, NULL);
+    close(ofi_wake_fd);
+    ofi_wake_fd = -1;
     ofi_g.thread_running = 0;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 struct ofi_state ofi_g = { .tcq_fd = -1 };
 
@@ -758,11 +759,19 @@ static ofs_status_t ofi_bounce_setup(struct ofi_ctx *c)
 
     if (n == 0)
         return OFS_OK;
-    if (posix_memalign((void **)&c->bounce_mem, 4096, n * sz) != 0)
+    /* The product of two parameters: name both when it cannot be had.  More than the
+     * node's memory for one context is a mistake even where overcommit would grant it. */
+    double want = (double)n * (double)sz;
+    double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    if ((phys > 0 && want > phys) || posix_memalign((void **)&c->bounce_mem, 4096, n * sz) != 0 ||
+        !(c->bounces = calloc(n, sizeof(*c->bounces)))) {
+        (ofs_g.initialized ? ofs_log_warn : ofs_log_error)(
+            "ofi: cannot allocate the bounce buffers of a context: SHMEM_BOUNCE_BUFFERS=%zu x "
+            "SHMEM_BOUNCE_SIZE=%zu bytes = %.1f GiB%s: lower either",
+            n, t->bounce_max, want / (1024.0 * 1024 * 1024),
+            phys > 0 && want > phys ? ", more than the node's memory" : "");
         return OFS_ERR_NOMEM;
-    c->bounces = calloc(n, sizeof(*c->bounces));
-    if (!c->bounces)
-        return OFS_ERR_NOMEM;
+    }
     for (size_t i = 0; i < n; i++) {
         c->bounces[i].buf = c->bounce_mem + i * sz;
         c->bounces[i].next = c->bounce_free;
