@@ -311,10 +311,9 @@ void ofs_env_print(FILE *out, const struct ofs_params *params)
     }
 }
 
-/* SHMEM_* variables read outside the table (by this tree's tools and tests); a name
- * here draws no warning.  None today: oshcc reads OSHCC/OSHCXX, oshrun OSHRUN_*, and the
- * tests only set parameters of the table. */
-static const char *const env_read_elsewhere[] = { NULL };
+/* SHMEM_* variables read outside the table, by this tree's tools; a name here draws no
+ * warning.  oshcc/oshc++ read SHMEM_CC/SHMEM_CXX (a user's shell may export them). */
+static const char *const env_read_elsewhere[] = { "SHMEM_CC", "SHMEM_CXX", NULL };
 
 /* Edit distance (insertions, deletions, substitutions and swaps of neighbours) between
  * a and b, or a number larger than any useful one for long names. */

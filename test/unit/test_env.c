@@ -205,7 +205,11 @@ int main(void)
     CHECK(ofs_env_warn_unknown(capture) == 0 && nwarned == 0);
     setenv("SHMEM_SYMMETRIC_SIZE", "1G", 1);
     setenv("SMA_ANYTHING", "1", 1); /* only the SHMEM_ prefix is looked at */
+    setenv("SHMEM_CC", "gcc", 1);   /* read by oshcc, not by the library */
+    setenv("SHMEM_CXX", "g++", 1);
     CHECK(ofs_env_warn_unknown(capture) == 0 && nwarned == 0);
+    unsetenv("SHMEM_CC");
+    unsetenv("SHMEM_CXX");
     setenv("SHMEM_SYMETRIC_SIZE", "1G", 1);
     CHECK(ofs_env_warn_unknown(capture) == 1 && nwarned == 1);
     CHECK(strstr(warned[0], "SHMEM_SYMETRIC_SIZE is set") &&
