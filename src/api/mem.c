@@ -1,11 +1,16 @@
-/* Symmetric memory management: every routine is collective and ends in a barrier. */
+/*
+ * Symmetric memory management: every routine is collective and ends in a barrier.  That
+ * closing barrier hands the block to the other PEs, who may put into it or aim atomics
+ * at it the moment they leave: everything this PE writes into the block itself
+ * (shmem_calloc's zeroes, shmem_realloc's copy) happens before it, and nothing after.
+ */
 #include "ofs_api.h"
 #include "shmem.h"
 #include "pshmem.h"
 
 #include <string.h>
 
-static void *mem_alloc(const char *routine, size_t size, size_t align)
+static void *mem_alloc(const char *routine, size_t size, size_t align, int zero)
 {
     void *p;
 
@@ -18,36 +23,34 @@ static void *mem_alloc(const char *routine, size_t size, size_t align)
         ofs_log_error("%s: cannot allocate %zu bytes (alignment %zu): %zu bytes of the "
                       "symmetric heap are free; raise SHMEM_SYMMETRIC_SIZE (now %ld)",
                       routine, size, align, heap_bytes_free(), ofs_g.params.SYMMETRIC_SIZE);
+    if (p && zero)
+        memset(p, 0, size);
     coll_barrier_all();
     return p;
 }
 
 OFS_API void *pshmem_malloc(size_t size)
 {
-    return mem_alloc("shmem_malloc", size, 0);
+    return mem_alloc("shmem_malloc", size, 0, 0);
 }
 OFS_WEAK_ALIAS(shmem_malloc)
 
 OFS_API void *pshmem_malloc_with_hints(size_t size, long hints)
 {
     (void)hints; /* hints are advice; one heap serves them all */
-    return mem_alloc("shmem_malloc_with_hints", size, 0);
+    return mem_alloc("shmem_malloc_with_hints", size, 0, 0);
 }
 OFS_WEAK_ALIAS(shmem_malloc_with_hints)
 
 OFS_API void *pshmem_calloc(size_t count, size_t size)
 {
-    void *p;
     if (size && count > SIZE_MAX / size) {
         ofs_check_init("shmem_calloc");
         coll_barrier_all();
         coll_barrier_all();
         return NULL;
     }
-    p = mem_alloc("shmem_calloc", count * size, 0);
-    if (p)
-        memset(p, 0, count * size);
-    return p;
+    return mem_alloc("shmem_calloc", count * size, 0, 1);
 }
 OFS_WEAK_ALIAS(shmem_calloc)
 
@@ -61,7 +64,7 @@ OFS_API void *pshmem_align(size_t alignment, size_t size)
         coll_barrier_all();
         return NULL;
     }
-    return mem_alloc("shmem_align", size, alignment);
+    return mem_alloc("shmem_align", size, alignment, 0);
 }
 OFS_WEAK_ALIAS(shmem_align)
 
