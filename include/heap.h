@@ -61,6 +61,8 @@ ofs_status_t heap_alloc_init(void *base, size_t len) OFS_HIDDEN;
 void *heap_alloc(size_t size, size_t align) OFS_HIDDEN;
 /* Returns OFS_ERR_INVAL if ptr is not a live allocation. */
 ofs_status_t heap_free(void *ptr) OFS_HIDDEN;
+/* Is ptr the start of a live allocation? */
+int heap_live(const void *ptr) OFS_HIDDEN;
 /* NULL on failure with the old block untouched. */
 void *heap_realloc(void *ptr, size_t size) OFS_HIDDEN;
 size_t heap_bytes_free(void) OFS_HIDDEN;

@@ -10,6 +10,18 @@
 
 #include <string.h>
 
+/* shmem_free and shmem_realloc of something that is not a live block: say what it is. */
+static void mem_bad_ptr(const char *routine, const void *ptr)
+{
+    size_t off;
+    int seg = heap_seg_of(ptr, 1, &off);
+
+    ofs_bad_input(routine, "ptr = %p was not returned by shmem_malloc (%s)", ptr,
+                  seg == HEAP_SEG_DATA   ? "it is a global or static variable"
+                  : seg == HEAP_SEG_HEAP ? "it was freed already, or points inside a block"
+                                         : "it is not symmetric memory");
+}
+
 static void *mem_alloc(const char *routine, size_t size, size_t align, int zero)
 {
     void *p;
@@ -73,10 +85,7 @@ OFS_API void pshmem_free(void *ptr)
     ofs_check_init("shmem_free");
     coll_barrier_all();
     if (ptr && heap_free(ptr) != OFS_OK)
-        ofs_bad_input("shmem_free",
-                      "ptr = %p was not returned by shmem_malloc (or was freed "
-                      "already)",
-                      ptr);
+        mem_bad_ptr("shmem_free", ptr);
 }
 OFS_WEAK_ALIAS(shmem_free)
 
@@ -86,9 +95,11 @@ OFS_API void *pshmem_realloc(void *ptr, size_t size)
 
     ofs_check_init("shmem_realloc");
     coll_barrier_all();
+    if (ptr && !heap_live(ptr))
+        mem_bad_ptr("shmem_realloc", ptr);
     if (size == 0) {
-        if (ptr && heap_free(ptr) != OFS_OK)
-            ofs_bad_input("shmem_realloc", "ptr = %p was not returned by shmem_malloc", ptr);
+        if (ptr)
+            heap_free(ptr);
         coll_barrier_all();
         return NULL;
     }

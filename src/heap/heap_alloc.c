@@ -222,6 +222,11 @@ void *heap_realloc(void *ptr, size_t size)
     return heap_allocator_realloc(heap_main, ptr, size);
 }
 
+int heap_live(const void *ptr)
+{
+    return heap_main && heap_find(heap_main, ptr) != NULL;
+}
+
 size_t heap_bytes_free(void)
 {
     return heap_main ? heap_allocator_bytes_free(heap_main) : 0;
