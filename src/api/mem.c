@@ -22,6 +22,18 @@ static void mem_bad_ptr(const char *routine, const void *ptr)
                                          : "it is not symmetric memory");
 }
 
+/* Why an allocation failed (SHMEM_DEBUG): what is left of SHMEM_SYMMETRIC_SIZE, which
+ * the library's own blocks do not count against. */
+static void mem_report_full(const char *routine, const char *what, size_t size)
+{
+    size_t avail, largest;
+
+    heap_user_free(&avail, &largest);
+    ofs_log_error("%s: cannot %s %zu bytes: %zu of the %ld bytes of SHMEM_SYMMETRIC_SIZE are "
+                  "free, at most %zu in one piece; raise SHMEM_SYMMETRIC_SIZE",
+                  routine, what, size, avail, ofs_g.params.SYMMETRIC_SIZE, largest);
+}
+
 static void *mem_alloc(const char *routine, size_t size, size_t align, int zero)
 {
     void *p;
@@ -30,11 +42,9 @@ static void *mem_alloc(const char *routine, size_t size, size_t align, int zero)
     coll_barrier_all(); /* no PE may still be using memory a previous free released */
     if (size == 0)
         return NULL;
-    p = heap_alloc(size, align);
+    p = heap_alloc_user(size, align);
     if (!p && OFS_DEBUG_ON)
-        ofs_log_error("%s: cannot allocate %zu bytes (alignment %zu): %zu bytes of the "
-                      "symmetric heap are free; raise SHMEM_SYMMETRIC_SIZE (now %ld)",
-                      routine, size, align, heap_bytes_free(), ofs_g.params.SYMMETRIC_SIZE);
+        mem_report_full(routine, "allocate", size);
     if (p && zero)
         memset(p, 0, size);
     coll_barrier_all();
@@ -105,9 +115,7 @@ OFS_API void *pshmem_realloc(void *ptr, size_t size)
     }
     p = heap_realloc(ptr, size);
     if (!p && OFS_DEBUG_ON)
-        ofs_log_error("shmem_realloc: cannot grow %p to %zu bytes: raise SHMEM_SYMMETRIC_SIZE "
-                      "(now %ld)",
-                      ptr, size, ofs_g.params.SYMMETRIC_SIZE);
+        mem_report_full("shmem_realloc", ptr ? "grow the block to" : "allocate", size);
     coll_barrier_all();
     return p;
 }
