@@ -57,13 +57,20 @@ static inline int heap_seg_of(const void *addr, size_t len, size_t *off_p)
 
 /* The allocator (src/heap/heap_alloc.c): deterministic first-fit with coalescing.
  * Local calls; the API layer adds the collective barriers. */
-ofs_status_t heap_alloc_init(void *base, size_t len) OFS_HIDDEN;
+ofs_status_t heap_alloc_init(void *base, size_t len, size_t user_limit) OFS_HIDDEN;
+/* the library's own blocks */
 void *heap_alloc(size_t size, size_t align) OFS_HIDDEN;
+/* the user's: at most user_limit bytes (SHMEM_SYMMETRIC_SIZE) of them live at once */
+void *heap_alloc_user(size_t size, size_t align) OFS_HIDDEN;
 /* Returns OFS_ERR_INVAL if ptr is not a live allocation. */
 ofs_status_t heap_free(void *ptr) OFS_HIDDEN;
-/* NULL on failure with the old block untouched. */
+/* Is ptr the start of a live allocation? */
+int heap_live(const void *ptr) OFS_HIDDEN;
+/* The user's blocks.  NULL on failure with the old block untouched. */
 void *heap_realloc(void *ptr, size_t size) OFS_HIDDEN;
-size_t heap_bytes_free(void) OFS_HIDDEN;
+/* What the user may still allocate, never more than user_limit: in all, and at most in
+ * one piece. */
+void heap_user_free(size_t *free_p, size_t *largest_p) OFS_HIDDEN;
 void heap_alloc_fini(void) OFS_HIDDEN;
 
 /* A standalone allocator instance, for unit tests and internal pools. */
@@ -74,5 +81,10 @@ void *heap_allocator_alloc(struct heap_allocator *a, size_t size, size_t align) 
 ofs_status_t heap_allocator_free(struct heap_allocator *a, void *ptr) OFS_HIDDEN;
 void *heap_allocator_realloc(struct heap_allocator *a, void *ptr, size_t size) OFS_HIDDEN;
 size_t heap_allocator_bytes_free(struct heap_allocator *a) OFS_HIDDEN;
+/* user blocks: limit (default: the whole heap), allocation, what is left */
+void heap_allocator_user_limit(struct heap_allocator *a, size_t limit) OFS_HIDDEN;
+void *heap_allocator_alloc_user(struct heap_allocator *a, size_t size, size_t align) OFS_HIDDEN;
+void heap_allocator_user_free(struct heap_allocator *a, size_t *free_p, size_t *largest_p)
+    OFS_HIDDEN;
 
 #endif

@@ -499,7 +499,17 @@ aligned to
 hints as advice.  shmalloc, shfree, shrealloc and shmemalign are deprecated names.',
 `A pointer to the symmetric block, or NULL when
 .I size
-is 0 or the heap (SHMEM_SYMMETRIC_SIZE) is exhausted (set SHMEM_DEBUG to see why).', `',
+is 0 or the heap (SHMEM_SYMMETRIC_SIZE) is exhausted (set SHMEM_DEBUG to see why).
+shmem_realloc(NULL, size) is shmem_malloc(size); shmem_realloc(ptr, 0) frees
+.I ptr
+and returns NULL.',
+`Each PE finishes writing its own copy of the block (the zeroes of shmem_calloc, the old
+contents copied by shmem_realloc) before the closing barrier, so any PE may put into the
+block or aim atomics at it on every PE as soon as the routine returns.
+shmem_free or shmem_realloc of a pointer that is not a live block from these routines (a
+global or static variable, private memory, a block already freed, a pointer inside a
+block) prints one line saying which, and ends the job, with or without error checking.
+.PP',
 `long *buf = shmem_malloc(1024 * sizeof(long));
 /* ... */
 shmem_free(buf);',
@@ -519,7 +529,15 @@ on
 .I pe
 or NULL; shmem_info_get_version and shmem_info_get_name describe the library;
 shmem_pcontrol is a hook for profiling tools and does nothing itself.',
-`shmem_init_thread returns 0 on success.  The query routines return the values described.', `',
+`shmem_init_thread returns 0 on success.  The query routines return the values described.',
+`A second shmem_init or shmem_init_thread while the library is initialized does nothing,
+and so does a second shmem_finalize.  shmem_finalize before shmem_init, and shmem_init or
+shmem_init_thread after shmem_finalize (the library cannot start again in the same
+program), print one line naming the routine and the problem and end the job, with or
+without error checking.  shmem_init also ends the job, with one line per variable, when
+PEs disagree on a setting that must be the same everywhere (see
+.BR ofishmem (7)).
+.PP',
 `shmem_init();
 printf("PE %d of %d\en", shmem_my_pe(), shmem_n_pes());
 shmem_finalize();',

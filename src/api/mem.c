@@ -1,11 +1,40 @@
-/* Symmetric memory management: every routine is collective and ends in a barrier. */
+/*
+ * Symmetric memory management: every routine is collective and ends in a barrier.  That
+ * closing barrier hands the block to the other PEs, who may put into it or aim atomics
+ * at it the moment they leave: everything this PE writes into the block itself
+ * (shmem_calloc's zeroes, shmem_realloc's copy) happens before it, and nothing after.
+ */
 #include "ofs_api.h"
 #include "shmem.h"
 #include "pshmem.h"
 
 #include <string.h>
 
-static void *mem_alloc(const char *routine, size_t size, size_t align)
+/* shmem_free and shmem_realloc of something that is not a live block: say what it is. */
+static void mem_bad_ptr(const char *routine, const void *ptr)
+{
+    size_t off;
+    int seg = heap_seg_of(ptr, 1, &off);
+
+    ofs_bad_input(routine, "ptr = %p was not returned by shmem_malloc (%s)", ptr,
+                  seg == HEAP_SEG_DATA   ? "it is a global or static variable"
+                  : seg == HEAP_SEG_HEAP ? "it was freed already, or points inside a block"
+                                         : "it is not symmetric memory");
+}
+
+/* Why an allocation failed (SHMEM_DEBUG): what is left of SHMEM_SYMMETRIC_SIZE, which
+ * the library's own blocks do not count against. */
+static void mem_report_full(const char *routine, const char *what, size_t size)
+{
+    size_t avail, largest;
+
+    heap_user_free(&avail, &largest);
+    ofs_log_error("%s: cannot %s %zu bytes: %zu of the %ld bytes of SHMEM_SYMMETRIC_SIZE are "
+                  "free, at most %zu in one piece; raise SHMEM_SYMMETRIC_SIZE",
+                  routine, what, size, avail, ofs_g.params.SYMMETRIC_SIZE, largest);
+}
+
+static void *mem_alloc(const char *routine, size_t size, size_t align, int zero)
 {
     void *p;
 
@@ -13,41 +42,37 @@ static void *mem_alloc(const char *routine, size_t size, size_t align)
     coll_barrier_all(); /* no PE may still be using memory a previous free released */
     if (size == 0)
         return NULL;
-    p = heap_alloc(size, align);
+    p = heap_alloc_user(size, align);
     if (!p && OFS_DEBUG_ON)
-        ofs_log_error("%s: cannot allocate %zu bytes (alignment %zu): %zu bytes of the "
-                      "symmetric heap are free; raise SHMEM_SYMMETRIC_SIZE (now %ld)",
-                      routine, size, align, heap_bytes_free(), ofs_g.params.SYMMETRIC_SIZE);
+        mem_report_full(routine, "allocate", size);
+    if (p && zero)
+        memset(p, 0, size);
     coll_barrier_all();
     return p;
 }
 
 OFS_API void *pshmem_malloc(size_t size)
 {
-    return mem_alloc("shmem_malloc", size, 0);
+    return mem_alloc("shmem_malloc", size, 0, 0);
 }
 OFS_WEAK_ALIAS(shmem_malloc)
 
 OFS_API void *pshmem_malloc_with_hints(size_t size, long hints)
 {
     (void)hints; /* hints are advice; one heap serves them all */
-    return mem_alloc("shmem_malloc_with_hints", size, 0);
+    return mem_alloc("shmem_malloc_with_hints", size, 0, 0);
 }
 OFS_WEAK_ALIAS(shmem_malloc_with_hints)
 
 OFS_API void *pshmem_calloc(size_t count, size_t size)
 {
-    void *p;
     if (size && count > SIZE_MAX / size) {
         ofs_check_init("shmem_calloc");
         coll_barrier_all();
         coll_barrier_all();
         return NULL;
     }
-    p = mem_alloc("shmem_calloc", count * size, 0);
-    if (p)
-        memset(p, 0, count * size);
-    return p;
+    return mem_alloc("shmem_calloc", count * size, 0, 1);
 }
 OFS_WEAK_ALIAS(shmem_calloc)
 
@@ -61,7 +86,7 @@ OFS_API void *pshmem_align(size_t alignment, size_t size)
         coll_barrier_all();
         return NULL;
     }
-    return mem_alloc("shmem_align", size, alignment);
+    return mem_alloc("shmem_align", size, alignment, 0);
 }
 OFS_WEAK_ALIAS(shmem_align)
 
@@ -70,10 +95,7 @@ OFS_API void pshmem_free(void *ptr)
     ofs_check_init("shmem_free");
     coll_barrier_all();
     if (ptr && heap_free(ptr) != OFS_OK)
-        ofs_bad_input("shmem_free",
-                      "ptr = %p was not returned by shmem_malloc (or was freed "
-                      "already)",
-                      ptr);
+        mem_bad_ptr("shmem_free", ptr);
 }
 OFS_WEAK_ALIAS(shmem_free)
 
@@ -83,17 +105,17 @@ OFS_API void *pshmem_realloc(void *ptr, size_t size)
 
     ofs_check_init("shmem_realloc");
     coll_barrier_all();
+    if (ptr && !heap_live(ptr))
+        mem_bad_ptr("shmem_realloc", ptr);
     if (size == 0) {
-        if (ptr && heap_free(ptr) != OFS_OK)
-            ofs_bad_input("shmem_realloc", "ptr = %p was not returned by shmem_malloc", ptr);
+        if (ptr)
+            heap_free(ptr);
         coll_barrier_all();
         return NULL;
     }
     p = heap_realloc(ptr, size);
     if (!p && OFS_DEBUG_ON)
-        ofs_log_error("shmem_realloc: cannot grow %p to %zu bytes: raise SHMEM_SYMMETRIC_SIZE "
-                      "(now %ld)",
-                      ptr, size, ofs_g.params.SYMMETRIC_SIZE);
+        mem_report_full("shmem_realloc", ptr ? "grow the block to" : "allocate", size);
     coll_barrier_all();
     return p;
 }

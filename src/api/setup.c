@@ -6,8 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The specification leaves these undefined; they cost nothing to catch (start-up and
+ * shut-down only), so they are caught even with --disable-error-checking.  A second
+ * shmem_init while initialized stays a no-op, as start_pes always was, and so does a
+ * second shmem_finalize. */
+static void setup_check_not_finalized(const char *routine)
+{
+    if (OFS_UNLIKELY(ofs_g.finalized))
+        ofs_bad_input(routine, "called after shmem_finalize: the library cannot be "
+                               "initialized again in the same program");
+}
+
 OFS_API void pshmem_init(void)
 {
+    setup_check_not_finalized("shmem_init");
     ofs_status_t st = ofs_init(SHMEM_THREAD_SINGLE);
     if (st != OFS_OK)
         ofs_fatal(1, "shmem_init failed: %s", ofs_status_string(st));
@@ -20,6 +32,7 @@ OFS_API int pshmem_init_thread(int requested, int *provided)
         ofs_log_error("shmem_init_thread: requested = %d is not a SHMEM_THREAD_* level", requested);
         return -1;
     }
+    setup_check_not_finalized("shmem_init_thread");
     ofs_status_t st = ofs_init(requested);
     if (st != OFS_OK)
         return -1;
@@ -39,6 +52,9 @@ OFS_WEAK_ALIAS(shmem_query_thread)
 
 OFS_API void pshmem_finalize(void)
 {
+    /* after a shmem_init_thread that failed (and said why) there is nothing to end */
+    if (OFS_UNLIKELY(!ofs_g.initialized && !ofs_g.finalized && !ofs_g.init_error))
+        ofs_bad_input("shmem_finalize", "called before shmem_init");
     ofs_finalize();
 }
 OFS_WEAK_ALIAS(shmem_finalize)

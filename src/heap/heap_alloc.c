@@ -2,7 +2,10 @@
  * The symmetric heap allocator: deterministic first-fit over an address-ordered
  * block list with coalescing.  The same sequence of calls gives the same offsets on
  * every PE.  Bookkeeping lives in private memory, so a stray remote write into the
- * heap cannot corrupt it.
+ * heap cannot corrupt it.  The library's own blocks (teams, collectives) come from the
+ * same heap; the user's (shmem_malloc and friends, the _user calls) are counted
+ * against a limit of their own, SHMEM_SYMMETRIC_SIZE, so that the user gets what was
+ * asked for, no more, whatever the library takes.
  */
 #include "heap.h"
 
@@ -15,6 +18,7 @@ struct heap_block {
     size_t off;
     size_t size;
     int free;
+    int user; /* counted in user_used */
     struct heap_block *prev, *next;
 };
 
@@ -22,6 +26,7 @@ struct heap_allocator {
     char *base;
     size_t len;
     size_t bytes_free;
+    size_t user_limit, user_used;
     struct heap_block *head;
 };
 
@@ -40,6 +45,7 @@ struct heap_allocator *heap_allocator_create(void *base, size_t len)
     a->base = base;
     a->len = len;
     a->bytes_free = len;
+    a->user_limit = len;
     b->off = 0;
     b->size = len;
     b->free = 1;
@@ -96,7 +102,7 @@ static struct heap_block *heap_carve(struct heap_allocator *a, struct heap_block
     return b;
 }
 
-void *heap_allocator_alloc(struct heap_allocator *a, size_t size, size_t align)
+static struct heap_block *heap_alloc_block(struct heap_allocator *a, size_t size, size_t align)
 {
     if (size == 0 || size > a->len)
         return NULL;
@@ -111,10 +117,37 @@ void *heap_allocator_alloc(struct heap_allocator *a, size_t size, size_t align)
 
         if (!b->free || b->size < lead || b->size - lead < size)
             continue;
-        b = heap_carve(a, b, lead, size);
-        return b ? a->base + b->off : NULL;
+        return heap_carve(a, b, lead, size);
     }
     return NULL;
+}
+
+void *heap_allocator_alloc(struct heap_allocator *a, size_t size, size_t align)
+{
+    struct heap_block *b = heap_alloc_block(a, size, align);
+    return b ? a->base + b->off : NULL;
+}
+
+/* size rounded as the allocator rounds it, or 0 if it cannot be */
+static size_t heap_round(size_t size)
+{
+    size_t r = (size + HEAP_MIN_ALIGN - 1) & ~(size_t)(HEAP_MIN_ALIGN - 1);
+    return r < size ? 0 : r;
+}
+
+void *heap_allocator_alloc_user(struct heap_allocator *a, size_t size, size_t align)
+{
+    size_t r = heap_round(size);
+    struct heap_block *b;
+
+    if (r == 0 || r > a->user_limit - a->user_used)
+        return NULL;
+    b = heap_alloc_block(a, size, align);
+    if (!b)
+        return NULL;
+    b->user = 1;
+    a->user_used += b->size;
+    return a->base + b->off;
 }
 
 static struct heap_block *heap_find(struct heap_allocator *a, const void *ptr)
@@ -146,6 +179,9 @@ ofs_status_t heap_allocator_free(struct heap_allocator *a, void *ptr)
         return OFS_ERR_INVAL;
     b->free = 1;
     a->bytes_free += b->size;
+    if (b->user)
+        a->user_used -= b->size;
+    b->user = 0;
     if (b->next && b->next->free)
         heap_merge_next(b);
     if (b->prev && b->prev->free)
@@ -159,19 +195,24 @@ void *heap_allocator_realloc(struct heap_allocator *a, void *ptr, size_t size)
     void *np;
 
     if (!ptr)
-        return heap_allocator_alloc(a, size, HEAP_MIN_ALIGN);
+        return heap_allocator_alloc_user(a, size, HEAP_MIN_ALIGN);
     b = heap_find(a, ptr);
     if (!b)
         return NULL;
-    size_t want = (size + HEAP_MIN_ALIGN - 1) & ~(size_t)(HEAP_MIN_ALIGN - 1);
+    size_t want = heap_round(size);
     if (want == 0)
         return NULL;
     if (want <= b->size)
         return ptr; /* shrinking keeps the block: deterministic and cheap */
+    /* the user's bytes after the call: the old block's go, want's come */
+    if (want > a->user_limit - (a->user_used - (b->user ? b->size : 0)))
+        return NULL;
     if (b->next && b->next->free && b->size + b->next->size >= want) {
         size_t grow = want - b->size;
         struct heap_block *n = b->next;
         a->bytes_free -= grow;
+        if (b->user)
+            a->user_used += grow;
         if (n->size == grow) {
             heap_merge_next(b);
         } else {
@@ -181,10 +222,14 @@ void *heap_allocator_realloc(struct heap_allocator *a, void *ptr, size_t size)
         }
         return ptr;
     }
-    np = heap_allocator_alloc(a, size, HEAP_MIN_ALIGN);
-    if (!np)
+    struct heap_block *nb = heap_alloc_block(a, size, HEAP_MIN_ALIGN);
+    if (!nb)
         return NULL;
+    np = a->base + nb->off;
     memcpy(np, ptr, b->size);
+    nb->user = b->user;
+    if (nb->user)
+        a->user_used += nb->size;
     heap_allocator_free(a, ptr);
     return np;
 }
@@ -194,10 +239,29 @@ size_t heap_allocator_bytes_free(struct heap_allocator *a)
     return a->bytes_free;
 }
 
-ofs_status_t heap_alloc_init(void *base, size_t len)
+void heap_allocator_user_limit(struct heap_allocator *a, size_t limit)
+{
+    a->user_limit = limit;
+}
+
+void heap_allocator_user_free(struct heap_allocator *a, size_t *free_p, size_t *largest_p)
+{
+    size_t room = a->user_limit > a->user_used ? a->user_limit - a->user_used : 0;
+    size_t largest = 0;
+
+    for (struct heap_block *b = a->head; b; b = b->next)
+        if (b->free && b->size > largest)
+            largest = b->size;
+    *free_p = room < a->bytes_free ? room : a->bytes_free;
+    *largest_p = largest < *free_p ? largest : *free_p;
+}
+
+ofs_status_t heap_alloc_init(void *base, size_t len, size_t user_limit)
 {
     heap_allocator_destroy(heap_main);
     heap_main = heap_allocator_create(base, len);
+    if (heap_main)
+        heap_allocator_user_limit(heap_main, user_limit);
     return heap_main ? OFS_OK : OFS_ERR_NOMEM;
 }
 
@@ -212,6 +276,11 @@ void *heap_alloc(size_t size, size_t align)
     return heap_allocator_alloc(heap_main, size, align);
 }
 
+void *heap_alloc_user(size_t size, size_t align)
+{
+    return heap_allocator_alloc_user(heap_main, size, align);
+}
+
 ofs_status_t heap_free(void *ptr)
 {
     return heap_allocator_free(heap_main, ptr);
@@ -222,7 +291,14 @@ void *heap_realloc(void *ptr, size_t size)
     return heap_allocator_realloc(heap_main, ptr, size);
 }
 
-size_t heap_bytes_free(void)
+int heap_live(const void *ptr)
 {
-    return heap_main ? heap_allocator_bytes_free(heap_main) : 0;
+    return heap_main && heap_find(heap_main, ptr) != NULL;
+}
+
+void heap_user_free(size_t *free_p, size_t *largest_p)
+{
+    *free_p = *largest_p = 0;
+    if (heap_main)
+        heap_allocator_user_free(heap_main, free_p, largest_p);
 }

@@ -205,7 +205,7 @@ static ofs_status_t heap_create_heap(void)
     }
     sg->base = p;
     sg->len = len;
-    return heap_alloc_init(p, len);
+    return heap_alloc_init(p, len, (size_t)ofs_g.params.SYMMETRIC_SIZE);
 }
 
 struct heap_range {

@@ -113,6 +113,8 @@ static ofs_status_t rt_locality(int *real_local, int n_real)
     if (rt.pmix_up) {
         st = rt_kv_put("ofs.node", &my_node, sizeof(my_node));
         if (st == OFS_OK)
+            st = ofs_agree_publish(); /* settings that must be equal, checked by ofs_init */
+        if (st == OFS_OK)
             st = rt_exchange();
         for (int pe = 0; st == OFS_OK && pe < ofs_g.n_pes; pe++)
             st = rt_kv_get(pe, "ofs.node", &ofs_g.node_of[pe], sizeof(int));

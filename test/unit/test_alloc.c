@@ -86,6 +86,32 @@ int main(void)
     char *r = heap_allocator_alloc(a1, 64, 1);
     CHECK(r == b1);
     CHECK(heap_allocator_realloc(a1, r, 128) == r);
+
+    /* the user's blocks count against their own limit, the library's do not; what is
+     * reported free never exceeds the limit */
+    struct heap_allocator *a3 = heap_allocator_create(b2, HEAP);
+    size_t avail, largest;
+    heap_allocator_user_limit(a3, 4096);
+    heap_allocator_user_free(a3, &avail, &largest);
+    CHECK(avail == 4096 && largest == 4096);
+    void *lib = heap_allocator_alloc(a3, 8192, 1);
+    char *u = heap_allocator_alloc_user(a3, 4000, 1); /* 4032 after rounding */
+    CHECK(lib && u);
+    CHECK(heap_allocator_alloc_user(a3, 128, 1) == NULL);
+    CHECK(heap_allocator_alloc_user(a3, 64, 1) != NULL);
+    heap_allocator_user_free(a3, &avail, &largest);
+    CHECK(avail == 0 && largest == 0);
+    CHECK(heap_allocator_alloc(a3, 8192, 1) != NULL);   /* the library's: not limited */
+    CHECK(heap_allocator_realloc(a3, u, 4096) == NULL); /* 4096 + 64 > 4096 */
+    CHECK(heap_allocator_free(a3, lib) == OFS_OK);
+    CHECK(heap_allocator_free(a3, u) == OFS_OK);
+    heap_allocator_user_free(a3, &avail, &largest);
+    CHECK(avail == 4096 - 64 && largest == 4096 - 64);
+    u = heap_allocator_realloc(a3, NULL, 2048);
+    CHECK(u != NULL);
+    u = heap_allocator_realloc(a3, u, 4096 - 64); /* moves or grows: the old block's count goes */
+    CHECK(u != NULL);
+    heap_allocator_destroy(a3);
     heap_allocator_destroy(a1);
     heap_allocator_destroy(a2);
     free(b1);
