@@ -20,6 +20,9 @@ OFS_ENV(SYMMETRIC_SIZE, SIZE, "512M", "1..65536T",
 OFS_ENV(DEBUG, BOOL, "0", "", "Print debugging messages and turn on the costlier argument checks")
 OFS_ENV(INFO, BOOL, "0", "", "Print every parameter with its value and help at init (PE 0)")
 OFS_ENV(VERSION, BOOL, "0", "", "Print the library version at init (PE 0)")
+OFS_ENV(EXIT_TIMEOUT, LONG, "60", "0..86400",
+        "Seconds the shmem_finalize run at exit, for a program that ends without calling it, "
+        "waits for the other PEs to end theirs before it ends the job (0: no limit)")
 OFS_ENV(ORPHAN_GRACE, LONG, "30", "0..86400",
         "Seconds a PE whose launcher died has to end after the SIGTERM it sends itself (its "
         "handlers run) before it exits regardless")

@@ -537,6 +537,14 @@ program), print one line naming the routine and the problem and end the job, wit
 without error checking.  shmem_init also ends the job, with one line per variable, when
 PEs disagree on a setting that must be the same everywhere (see
 .BR ofishmem (7)).
+.PP
+A program that ends normally (returns from main or calls exit) without calling
+shmem_finalize is finalized by an exit handler that the first shmem_init registers, so
+legacy start_pes programs end with status 0; exit handlers registered after shmem_init run
+first and may still call the library.  Should the other PEs not end their programs too
+(a PE calls exit while the others wait for it), that PE ends the job after
+SHMEM_EXIT_TIMEOUT seconds (default 60).  A PE that ends without exit handlers (_exit, a
+signal) takes the job down.
 .PP',
 `shmem_init();
 printf("PE %d of %d\en", shmem_my_pe(), shmem_n_pes());
