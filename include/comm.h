@@ -35,7 +35,7 @@ extern struct comm_ctx shmem_internal_ctx_default OFS_API;
 
 /* Nonzero if ctx is a context the program may use: never dereferences a pointer that
  * is not one of ours (a garbage or destroyed handle just reads as invalid). */
-static inline int comm_ctx_valid(const struct comm_ctx *ctx)
+static OFS_ALWAYS_INLINE int comm_ctx_valid(const struct comm_ctx *ctx)
 {
     return ctx == COMM_CTX_DEFAULT ||
            ofs_htab_holds(&comm_g.ctxs, ctx, COMM_CTX_SLOT, COMM_CTX_LIVE);

@@ -31,7 +31,7 @@ static inline struct comm_ctx *ofs_ctx(void *shmem_ctx)
 void ofs_bad_ctx(const char *routine, const void *ctx) OFS_NORETURN OFS_HIDDEN;
 void ofs_bad_team(const char *routine, const char *arg, const void *team) OFS_NORETURN OFS_HIDDEN;
 #ifdef OFS_ERROR_CHECKING
-static inline void ofs_check_ctx(const char *routine, const struct comm_ctx *ctx)
+static OFS_ALWAYS_INLINE void ofs_check_ctx(const char *routine, const struct comm_ctx *ctx)
 {
     if (OFS_UNLIKELY(!comm_ctx_valid(ctx)))
         ofs_bad_ctx(routine, ctx);

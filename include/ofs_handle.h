@@ -30,6 +30,10 @@ struct ofs_htab {
     pthread_mutex_t lock;
 };
 
+/* for the few lines on the hot path of every call: inlined even where the compiler
+ * has stopped inlining (large generated files), a call would cost more than they do */
+#define OFS_ALWAYS_INLINE inline __attribute__((always_inline))
+
 #define OFS_HTAB_INITIALIZER              \
     {                                     \
         .lock = PTHREAD_MUTEX_INITIALIZER \
@@ -37,8 +41,8 @@ struct ofs_htab {
 
 /* Nonzero if p is a slot of h whose first word is magic; p itself is read only once
  * it is known to be a slot (slot is constant at every call: the mask folds). */
-static inline int ofs_htab_holds(const struct ofs_htab *h, const void *p, size_t slot,
-                                 uint32_t magic)
+static OFS_ALWAYS_INLINE int ofs_htab_holds(const struct ofs_htab *h, const void *p, size_t slot,
+                                            uint32_t magic)
 {
     uintptr_t off = (uintptr_t)p - (uintptr_t)h->base;
 

@@ -35,7 +35,7 @@ void api_bad_sig_op(const char *routine, int sig_op) OFS_NORETURN OFS_HIDDEN;
 void api_bad_stride(const char *routine, const char *arg, ptrdiff_t stride) OFS_NORETURN OFS_HIDDEN;
 
 #ifdef OFS_ERROR_CHECKING
-static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx)
+static OFS_ALWAYS_INLINE void api_chk_ctx(const char *r, struct comm_ctx *ctx)
 {
     ofs_check_ctx(r, ctx); /* SHMEM_CTX_DEFAULT: one compare; others: range, slot, magic */
 }
