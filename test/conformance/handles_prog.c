@@ -28,8 +28,10 @@
  * each of these must succeed (exit 0):
  *   invalid              the routines the specification defines on SHMEM_CTX_INVALID /
  *                        SHMEM_TEAM_INVALID do what it says
- *   reuse                contexts and teams created and destroyed many times (slots
- *                        reused), each checked by moving data through it
+ *   reuse [ROUNDS]       contexts and teams created and destroyed over and over, several
+ *                        open at once, each checked by moving data through it
+ *   wrap                 more contexts and teams created and destroyed than the tables
+ *                        have slots (every slot reused), one of each kept open throughout
  *   leak                 contexts and teams left for shmem_finalize to free (run
  *                        under valgrind: nothing may be lost)
  */
@@ -271,6 +273,51 @@ static void reuse_team(int rounds)
     }
 }
 
+/* more creations than the tables have slots: every slot is reused, several times for
+ * the teams; a context and a team stay open throughout and keep working */
+static void wrap_mode(void)
+{
+    shmem_ctx_t keep, c;
+    shmem_team_t tkeep, t;
+    int right = (me + 1) % npes, left = (me + npes - 1) % npes;
+
+    CHECK(shmem_ctx_create(0, &keep) == 0, "shmem_ctx_create");
+    CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &tkeep) == 0, "split");
+    for (int i = 0; i < 40000; i++) {
+        CHECK(shmem_ctx_create(i & 1 ? SHMEM_CTX_PRIVATE : 0, &c) == 0, "create %d", i);
+        CHECK(c != keep, "create %d: the handle of a live context", i);
+        if (i % 4000 == 0) {
+            int v = i + me;
+            shmem_ctx_int_put(c, &sym_int[0], &v, 1, right);
+            shmem_ctx_int_put(keep, &sym_int[1], &v, 1, right);
+            shmem_ctx_quiet(c);
+            shmem_ctx_quiet(keep);
+            shmem_barrier_all();
+            CHECK(sym_int[0] == i + left && sym_int[1] == i + left, "create %d: got %d, %d", i,
+                  sym_int[0], sym_int[1]);
+            shmem_barrier_all();
+        }
+        shmem_ctx_destroy(c);
+    }
+    for (int i = 0; i < 3000; i++) {
+        CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &t) == 0, "split %d",
+              i);
+        CHECK(t != tkeep && shmem_team_n_pes(t) == npes && shmem_team_my_pe(t) == me,
+              "split %d: a bad team", i);
+        if (i % 500 == 0) {
+            sym_int[2] = me == 0 ? i : -1;
+            shmem_int_broadcast(t, &sym_dst[2], &sym_int[2], 1, 0);
+            shmem_int_broadcast(tkeep, &sym_dst[3], &sym_int[2], 1, 0);
+            CHECK(sym_dst[2] == i && sym_dst[3] == i, "split %d: broadcast gave %d, %d", i,
+                  sym_dst[2], sym_dst[3]);
+        }
+        shmem_team_destroy(t);
+    }
+    shmem_team_sync(tkeep);
+    shmem_team_destroy(tkeep);
+    shmem_ctx_destroy(keep);
+}
+
 /* left for shmem_finalize: contexts (one with traffic pending), teams (one with a
  * context of its own, one with SHMEM_TEAM_NUM_CONTEXTS) */
 static void leak_mode(void)
@@ -316,7 +363,9 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "reuse")) {
         reuse_ctx(argc > 2 ? atoi(argv[2]) : 50);
         reuse_team(argc > 2 ? atoi(argv[2]) : 50);
-    } else if (!strcmp(mode, "leak"))
+    } else if (!strcmp(mode, "wrap"))
+        wrap_mode();
+    else if (!strcmp(mode, "leak"))
         leak_mode();
     else {
         fprintf(stderr, "unknown mode %s\n", mode);
