@@ -87,6 +87,9 @@ int api_team_pe(const char *r, struct comm_ctx *ctx, int pe)
 
 void ofs_bad_ctx(const char *routine, const void *ctx)
 {
+    /* the tables exist only between shmem_init and shmem_finalize: say so first (the
+     * generated routines check the context before anything else) */
+    ofs_check_init(routine);
     if (!ctx)
         ofs_bad_input(routine, "ctx = SHMEM_CTX_INVALID (NULL) is not a context");
     ofs_bad_input(routine, "ctx = %p is not a valid context (destroyed, or never created)", ctx);

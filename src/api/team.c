@@ -127,6 +127,7 @@ OFS_WEAK_ALIAS(shmem_team_sync)
 
 void ofs_bad_team(const char *routine, const char *arg, const void *team)
 {
+    ofs_check_init(routine);
     if (!team)
         ofs_bad_input(routine, "%s = SHMEM_TEAM_INVALID (NULL) is not a team", arg);
     ofs_bad_input(routine, "%s = %p is not a valid team (destroyed, or never created)", arg, team);
