@@ -12,6 +12,8 @@
  *   ctx_signal_destroyed shmem_ctx_signal_set on a destroyed context
  *   ctx_get_team_destroyed  shmem_ctx_get_team on a destroyed context
  *   ctx_of_dead_team     shmem_ctx_int_put on a context whose team was destroyed
+ *   ctx_pooled_destroy_twice  shmem_ctx_destroy twice on a context of a team's
+ *                        SHMEM_TEAM_NUM_CONTEXTS reserve (the first gives it back)
  *   ctx_garbage_int      shmem_ctx_int_put on (shmem_ctx_t)0x1234
  *   ctx_garbage_local    shmem_ctx_long_p on the address of a local variable
  *   ctx_garbage_heap     shmem_ctx_quiet on a pointer into malloc'd memory
@@ -100,6 +102,14 @@ static int bad_mode(const char *mode)
         CHECK(shmem_team_create_ctx(t, 0, &ctx) == 0, "shmem_team_create_ctx failed");
         shmem_team_destroy(t); /* destroys its contexts too */
         shmem_ctx_int_put(ctx, sym_int, &src, 1, 0);
+    } else if (!strcmp(mode, "ctx_pooled_destroy_twice")) {
+        shmem_team_config_t cfg = { .num_contexts = 1 };
+        CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, &cfg, SHMEM_TEAM_NUM_CONTEXTS,
+                                       &t) == 0,
+              "split failed");
+        CHECK(shmem_team_create_ctx(t, 0, &ctx) == 0, "shmem_team_create_ctx failed");
+        shmem_ctx_destroy(ctx); /* back to the team's reserve, still open */
+        shmem_ctx_destroy(ctx);
     } else if (!strcmp(mode, "ctx_garbage_int")) {
         shmem_ctx_int_put((shmem_ctx_t)(uintptr_t)0x1234, sym_int, &src, 1, 0);
     } else if (!strcmp(mode, "ctx_garbage_local")) {
