@@ -225,11 +225,6 @@ ofs_status_t coll_init(void)
     pool.used = calloc((size_t)pool.nwords, sizeof(uint64_t));
     if (!pool.used)
         return OFS_ERR_NOMEM;
-    /* a team of mine holds a pool slot: more handles than slots, for a destroyed
-     * team's handle to stay recognisably dead through many later splits */
-    st = ofs_htab_init(&coll_teams, COLL_TEAM_SLOT, (uint32_t)pool.nslots + 1024);
-    if (st != OFS_OK)
-        return st;
     pool.base = heap_alloc(pool.slot_len * (size_t)pool.nslots, 64);
     pool.split_buf = heap_alloc((2 * (size_t)pool.nwords + 1) * sizeof(uint64_t), 64);
     coll_aset_pub = pool.split_buf ? pool.split_buf + 2 * pool.nwords : NULL;
@@ -240,6 +235,11 @@ ofs_status_t coll_init(void)
         return OFS_ERR_NOMEM;
     }
     memset(pool.base, 0, pool.slot_len * (size_t)pool.nslots);
+    /* a team of mine holds a pool slot: more handles than slots, for a destroyed
+     * team's handle to stay recognisably dead through many later splits */
+    st = ofs_htab_init(&coll_teams, COLL_TEAM_SLOT, (uint32_t)pool.nslots + 1024);
+    if (st != OFS_OK)
+        return st;
     st = coll_bring_init();
     if (st != OFS_OK)
         return st;
