@@ -62,6 +62,7 @@ int coll_op_valid(enum coll_op op, enum coll_type type) OFS_HIDDEN;
  * holding e.g. PEs 0, 1, 3, or a split of such a team) has stride 0 and keeps its
  * member list in priv: coll_team_world_pe() is right for every team. */
 struct coll_team {
+    uint32_t magic;          /* COLL_TEAM_LIVE from creation to destruction */
     int start, stride, size; /* in world PE numbers */
     int my_pe;               /* my index in the team, -1 if not a member */
     long config_mask;
@@ -75,6 +76,20 @@ struct coll_team {
 /* Predefined teams, exported because shmem.h takes their addresses. */
 extern struct coll_team shmem_internal_team_world OFS_API;
 extern struct coll_team shmem_internal_team_shared OFS_API;
+
+/* Every other team lives in a slot of coll_teams (ofs_handle.h), so that a handle can
+ * be checked before it is dereferenced. */
+extern struct ofs_htab coll_teams OFS_HIDDEN;
+#define COLL_TEAM_LIVE 0x6f74656du /* "otem" */
+#define COLL_TEAM_SLOT 64
+
+/* Nonzero if team is a team of this PE that has not been destroyed (a garbage or
+ * destroyed handle just reads as invalid; SHMEM_TEAM_INVALID too). */
+static inline int coll_team_valid(const struct coll_team *team)
+{
+    return team == &shmem_internal_team_world || team == &shmem_internal_team_shared ||
+           ofs_htab_holds(&coll_teams, team, COLL_TEAM_SLOT, COLL_TEAM_LIVE);
+}
 
 /* Collective, after comm_init(): world and shared teams, sync work arrays. */
 ofs_status_t coll_init(void) OFS_HIDDEN;

@@ -10,26 +10,45 @@
 #include "comm_types.h"
 #include "transport.h"
 #include "heap.h"
+#include "ofs_handle.h"
 
 struct comm_state {
     const struct transport_ops **rma; /* n_pes: route for put/get/signal */
     const struct transport_ops **amo; /* n_pes: route for atomics (one executor per job) */
     int tp_active[COMM_NTP];          /* transport initialised */
     int amo_cpu;                      /* 1: all AMOs are CPU atomics (job on one node, shm) */
-    struct comm_ctx *ctx_list;        /* every live context (for quiet-all at finalize) */
+    struct comm_ctx *ctx_list;        /* every open context (for quiet-all at finalize) */
     pthread_mutex_t ctx_list_lock;
+    struct ofs_htab ctxs; /* where every context but the default one lives */
 };
 extern struct comm_state comm_g OFS_HIDDEN;
 /* SHMEM_CTX_DEFAULT points here (exported: shmem.h names it). */
 extern struct comm_ctx shmem_internal_ctx_default OFS_API;
 #define COMM_CTX_DEFAULT (&shmem_internal_ctx_default)
 
+/* struct comm_ctx magic: the program may use it (created and not destroyed), or it is
+ * open but kept by the library (a team's SHMEM_TEAM_NUM_CONTEXTS pool) */
+#define COMM_CTX_LIVE 0x6f637478u   /* "octx" */
+#define COMM_CTX_POOLED 0x6f637470u /* "octp" */
+#define COMM_CTX_SLOT 128           /* bytes per slot of comm_g.ctxs */
+#define COMM_CTX_MAX 16384          /* contexts open at once (slots of comm_g.ctxs) */
+
+/* Nonzero if ctx is a context the program may use: never dereferences a pointer that
+ * is not one of ours (a garbage or destroyed handle just reads as invalid). */
+static OFS_ALWAYS_INLINE int comm_ctx_valid(const struct comm_ctx *ctx)
+{
+    return ctx == COMM_CTX_DEFAULT ||
+           ofs_htab_holds(&comm_g.ctxs, ctx, COMM_CTX_SLOT, COMM_CTX_LIVE);
+}
+
 /* Collective: decide routes, init transports, connect, create the default ctx. */
 ofs_status_t comm_init(void) OFS_HIDDEN;
 void comm_fini(void) OFS_HIDDEN;
 
+/* A new context (magic COMM_CTX_LIVE); OFS_ERR_AGAIN when COMM_CTX_MAX are open. */
 ofs_status_t comm_ctx_create(long options, struct coll_team *team, struct comm_ctx **ctx_p)
     OFS_HIDDEN;
+/* Quiet, close and free it: its handle reads as invalid from then on. */
 void comm_ctx_destroy(struct comm_ctx *ctx) OFS_HIDDEN;
 
 /* Translate or die: the address must be symmetric (checked by the caller). */

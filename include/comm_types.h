@@ -48,8 +48,10 @@ enum comm_tp_id { COMM_TP_SHM = 0, COMM_TP_OFI = 1, COMM_NTP = 2 };
 struct coll_team;
 
 /* A communication context (shmem_ctx_t points at one).  Each transport keeps its
- * per-context state in tp[] (created by its ctx_create). */
+ * per-context state in tp[] (created by its ctx_create).  Every context but the
+ * default one lives in a slot of comm_g.ctxs (ofs_handle.h): magic first. */
 struct comm_ctx {
+    uint32_t magic;         /* COMM_CTX_LIVE while the program may use it */
     long options;           /* SHMEM_CTX_* bits */
     struct coll_team *team; /* team it was created on */
     int serialized;         /* needs lock (shared ctx under THREAD_MULTIPLE) */

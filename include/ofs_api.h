@@ -25,4 +25,36 @@ static inline struct comm_ctx *ofs_ctx(void *shmem_ctx)
     return (struct comm_ctx *)shmem_ctx;
 }
 
+/* Handles (src/api/ctx.c, team.c): a context or team that the program may use, else
+ * one line naming the routine and the handle (SHMEM_CTX_INVALID / SHMEM_TEAM_INVALID,
+ * or a value that is not a live context / team: destroyed, or never created). */
+void ofs_bad_ctx(const char *routine, const void *ctx) OFS_NORETURN OFS_HIDDEN;
+void ofs_bad_team(const char *routine, const char *arg, const void *team) OFS_NORETURN OFS_HIDDEN;
+#ifdef OFS_ERROR_CHECKING
+static OFS_ALWAYS_INLINE void ofs_check_ctx(const char *routine, const struct comm_ctx *ctx)
+{
+    if (OFS_UNLIKELY(!comm_ctx_valid(ctx)))
+        ofs_bad_ctx(routine, ctx);
+}
+static inline void ofs_check_team(const char *routine, const char *arg,
+                                  const struct coll_team *team)
+{
+    if (OFS_UNLIKELY(!coll_team_valid(team)))
+        ofs_bad_team(routine, arg, team);
+}
+#else
+static inline void ofs_check_ctx(const char *routine, const struct comm_ctx *ctx)
+{
+    (void)routine;
+    (void)ctx;
+}
+static inline void ofs_check_team(const char *routine, const char *arg,
+                                  const struct coll_team *team)
+{
+    (void)routine;
+    (void)arg;
+    (void)team;
+}
+#endif
+
 #endif

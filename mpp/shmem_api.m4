@@ -33,7 +33,8 @@ m4_define(`MD_MANNAME', `m4_ifelse(`$1', m4_ifdef(`MAN_SELF', `m4_defn(`MAN_SELF
 ')')
 m4_define(`MD_DEF_def', `m4_define(`MD_NAME', `shmem_$2')OFS_API $1 pshmem_$2($7)
 {
-    m4_ifelse(`$10', `c', `m4_ifelse(m4_index(`$7', `int pe'), `-1', `', `pe = api_ctx_pe("shmem_$2", ofs_ctx(ctx), pe); /* team-relative */
+    m4_ifelse(`$10', `c', `m4_ifelse(m4_index(`$7', `int pe'), `-1', `', `api_chk_ctx("shmem_$2", ofs_ctx(ctx)); /* before api_ctx_pe reads it */
+    pe = api_ctx_pe("shmem_$2", ofs_ctx(ctx), pe); /* team-relative */
     ')')$9
 }
 OFS_WEAK_ALIAS(shmem_$2)

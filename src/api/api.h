@@ -35,10 +35,9 @@ void api_bad_sig_op(const char *routine, int sig_op) OFS_NORETURN OFS_HIDDEN;
 void api_bad_stride(const char *routine, const char *arg, ptrdiff_t stride) OFS_NORETURN OFS_HIDDEN;
 
 #ifdef OFS_ERROR_CHECKING
-static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx)
+static OFS_ALWAYS_INLINE void api_chk_ctx(const char *r, struct comm_ctx *ctx)
 {
-    if (OFS_UNLIKELY(ctx == NULL))
-        api_bad_ctx(r);
+    ofs_check_ctx(r, ctx); /* SHMEM_CTX_DEFAULT: one compare; others: range, slot, magic */
 }
 #else
 static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx)
@@ -200,12 +199,7 @@ static inline int api_chk_amo_nbi(const char *r, struct comm_ctx *ctx, const voi
 static inline void api_chk_coll_team(const char *r, struct coll_team *team)
 {
     ofs_check_init(r);
-#ifdef OFS_ERROR_CHECKING
-    if (OFS_UNLIKELY(team == NULL))
-        api_bad_team(r);
-#else
-    (void)team;
-#endif
+    ofs_check_team(r, "team", team); /* NULL, destroyed or garbage: named, never dereferenced */
 }
 
 static inline void api_chk_coll(const char *r, struct coll_team *team, const void *dest,

@@ -11,6 +11,7 @@ static void team_check(const char *routine, shmem_team_t team)
     ofs_check_init(routine);
     if (team == SHMEM_TEAM_INVALID)
         ofs_bad_input(routine, "team is SHMEM_TEAM_INVALID");
+    ofs_check_team(routine, "team", team);
     if (team->my_pe < 0)
         ofs_bad_input(routine, "this PE is not a member of the team");
 }

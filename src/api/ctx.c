@@ -14,6 +14,7 @@ static int ctx_new(const char *routine, shmem_team_t team, int collective, long 
         ofs_bad_input(routine, "options = %#lx has bits that are not SHMEM_CTX_* options", options);
     if (team == SHMEM_TEAM_INVALID)
         return -1;
+    ofs_check_team(routine, "team", team);
     ofs_status_t st =
         collective ? coll_team_ctx_create(team, options, &c) : comm_ctx_create(options, team, &c);
     if (st != OFS_OK) {
@@ -51,6 +52,7 @@ OFS_API void pshmem_ctx_destroy(shmem_ctx_t ctx)
         return;
     if (ctx == SHMEM_CTX_DEFAULT)
         ofs_bad_input("shmem_ctx_destroy", "ctx = SHMEM_CTX_DEFAULT cannot be destroyed");
+    ofs_check_ctx("shmem_ctx_destroy", ctx); /* destroyed twice, or garbage */
     coll_team_ctx_destroy(ctx);
 }
 OFS_WEAK_ALIAS(shmem_ctx_destroy)
@@ -64,6 +66,7 @@ OFS_API int pshmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
         *team = SHMEM_TEAM_INVALID;
         return -1;
     }
+    ofs_check_ctx("shmem_ctx_get_team", ctx);
     *team = ctx->team ? ctx->team : SHMEM_TEAM_WORLD;
     return 0;
 }
@@ -80,4 +83,14 @@ int api_team_pe(const char *r, struct comm_ctx *ctx, int pe)
                       "shmem_team_create_ctx takes team-relative PE numbers)",
                       pe, t->size);
     return coll_team_world_pe(t, pe);
+}
+
+void ofs_bad_ctx(const char *routine, const void *ctx)
+{
+    /* the tables exist only between shmem_init and shmem_finalize: say so first (the
+     * generated routines check the context before anything else) */
+    ofs_check_init(routine);
+    if (!ctx)
+        ofs_bad_input(routine, "ctx = SHMEM_CTX_INVALID (NULL) is not a context");
+    ofs_bad_input(routine, "ctx = %p is not a valid context (destroyed, or never created)", ctx);
 }

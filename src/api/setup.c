@@ -174,6 +174,7 @@ OFS_API void pshmem_ctx_quiet(shmem_ctx_t ctx)
     ofs_check_init("shmem_ctx_quiet");
     if (OFS_UNLIKELY(ctx == SHMEM_CTX_INVALID))
         return; /* spec: a no-op on SHMEM_CTX_INVALID */
+    ofs_check_ctx("shmem_ctx_quiet", ofs_ctx(ctx));
     comm_quiet(ofs_ctx(ctx));
 }
 OFS_WEAK_ALIAS(shmem_ctx_quiet)
@@ -183,6 +184,7 @@ OFS_API void pshmem_ctx_fence(shmem_ctx_t ctx)
     ofs_check_init("shmem_ctx_fence");
     if (OFS_UNLIKELY(ctx == SHMEM_CTX_INVALID))
         return;
+    ofs_check_ctx("shmem_ctx_fence", ofs_ctx(ctx));
     comm_fence(ofs_ctx(ctx));
 }
 OFS_WEAK_ALIAS(shmem_ctx_fence)

@@ -22,14 +22,20 @@ static void team_check_mask(const char *routine, const shmem_team_config_t *conf
 OFS_API int pshmem_team_my_pe(shmem_team_t team)
 {
     ofs_check_init("shmem_team_my_pe");
-    return team == SHMEM_TEAM_INVALID ? -1 : team->my_pe;
+    if (team == SHMEM_TEAM_INVALID)
+        return -1;
+    ofs_check_team("shmem_team_my_pe", "team", team);
+    return team->my_pe;
 }
 OFS_WEAK_ALIAS(shmem_team_my_pe)
 
 OFS_API int pshmem_team_n_pes(shmem_team_t team)
 {
     ofs_check_init("shmem_team_n_pes");
-    return team == SHMEM_TEAM_INVALID ? -1 : team->size;
+    if (team == SHMEM_TEAM_INVALID)
+        return -1;
+    ofs_check_team("shmem_team_n_pes", "team", team);
+    return team->size;
 }
 OFS_WEAK_ALIAS(shmem_team_n_pes)
 
@@ -38,6 +44,7 @@ OFS_API int pshmem_team_get_config(shmem_team_t team, long config_mask, shmem_te
     ofs_check_init("shmem_team_get_config");
     if (team == SHMEM_TEAM_INVALID || !config)
         return -1;
+    ofs_check_team("shmem_team_get_config", "team", team);
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
         config->num_contexts = team->num_contexts;
     return 0;
@@ -49,6 +56,8 @@ OFS_API int pshmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_te
     ofs_check_init("shmem_team_translate_pe");
     if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID)
         return -1;
+    ofs_check_team("shmem_team_translate_pe", "src_team", src_team);
+    ofs_check_team("shmem_team_translate_pe", "dest_team", dest_team);
     return coll_team_translate(src_team, src_pe, dest_team);
 }
 OFS_WEAK_ALIAS(shmem_team_translate_pe)
@@ -62,6 +71,7 @@ OFS_API int pshmem_team_split_strided(shmem_team_t parent_team, int start, int s
     *new_team = SHMEM_TEAM_INVALID;
     if (parent_team == SHMEM_TEAM_INVALID)
         return -1;
+    ofs_check_team("shmem_team_split_strided", "parent_team", parent_team);
     team_check_mask("shmem_team_split_strided", config, config_mask);
     return coll_team_split_strided(parent_team, start, stride, size, config_mask,
                                    team_nctx(config, config_mask), new_team)
@@ -81,6 +91,7 @@ OFS_API int pshmem_team_split_2d(shmem_team_t parent_team, int xrange,
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
     if (parent_team == SHMEM_TEAM_INVALID)
         return -1;
+    ofs_check_team("shmem_team_split_2d", "parent_team", parent_team);
     team_check_mask("shmem_team_split_2d", xaxis_config, xaxis_mask);
     team_check_mask("shmem_team_split_2d", yaxis_config, yaxis_mask);
     return coll_team_split_2d(parent_team, xrange, xaxis_mask, team_nctx(xaxis_config, xaxis_mask),
@@ -99,6 +110,7 @@ OFS_API void pshmem_team_destroy(shmem_team_t team)
     if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED)
         ofs_bad_input("shmem_team_destroy", "team = %s: a predefined team cannot be destroyed",
                       team == SHMEM_TEAM_WORLD ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
+    ofs_check_team("shmem_team_destroy", "team", team); /* destroyed twice, or garbage */
     coll_team_destroy(team);
 }
 OFS_WEAK_ALIAS(shmem_team_destroy)
@@ -107,7 +119,16 @@ OFS_API int pshmem_team_sync(shmem_team_t team)
 {
     ofs_check_init("shmem_team_sync");
     if (team == SHMEM_TEAM_INVALID)
-        ofs_bad_input("shmem_team_sync", "team is SHMEM_TEAM_INVALID");
+        ofs_bad_team("shmem_team_sync", "team", team);
+    ofs_check_team("shmem_team_sync", "team", team);
     return coll_team_sync(team);
 }
 OFS_WEAK_ALIAS(shmem_team_sync)
+
+void ofs_bad_team(const char *routine, const char *arg, const void *team)
+{
+    ofs_check_init(routine);
+    if (!team)
+        ofs_bad_input(routine, "%s = SHMEM_TEAM_INVALID (NULL) is not a team", arg);
+    ofs_bad_input(routine, "%s = %p is not a valid team (destroyed, or never created)", arg, team);
+}

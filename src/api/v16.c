@@ -7,6 +7,7 @@ static void signal_op(const char *r, struct comm_ctx *ctx, uint64_t *sig_addr, u
     size_t off;
     int seg;
 
+    api_chk_ctx(r, ctx); /* before api_ctx_pe reads it */
     pe = api_ctx_pe(r, ctx, pe);
     seg = api_chk_amo(r, ctx, sig_addr, sizeof(uint64_t), pe, &off);
     comm_amo_seg(ctx, op, COMM_DT_U64, seg, off, &signal, NULL, NULL, pe, 0);
@@ -50,8 +51,10 @@ OFS_API void pshmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t 
     ofs_check_init("shmem_ctx_pe_quiet");
     ofs_check_nonnull("shmem_ctx_pe_quiet", "target_pes", target_pes, npes);
     (void)target_pes;
-    if (ctx != SHMEM_CTX_INVALID)
-        comm_quiet(ofs_ctx(ctx));
+    if (ctx == SHMEM_CTX_INVALID)
+        return;
+    ofs_check_ctx("shmem_ctx_pe_quiet", ofs_ctx(ctx));
+    comm_quiet(ofs_ctx(ctx));
 }
 OFS_WEAK_ALIAS(shmem_ctx_pe_quiet)
 
@@ -65,7 +68,10 @@ OFS_API void *pshmem_team_ptr(shmem_team_t team, const void *dest, int pe)
 {
     size_t off;
     ofs_check_init("shmem_team_ptr");
-    if (team == SHMEM_TEAM_INVALID || pe < 0 || pe >= team->size)
+    if (team == SHMEM_TEAM_INVALID)
+        return NULL;
+    ofs_check_team("shmem_team_ptr", "team", team);
+    if (pe < 0 || pe >= team->size)
         return NULL;
     if (heap_seg_of(dest, 1, &off) < 0)
         return NULL;
@@ -83,6 +89,7 @@ OFS_API void pshmem_ctx_session_start(shmem_ctx_t ctx, long options,
     (void)options; /* "no combination of options results in undefined behavior" */
     if (ctx == SHMEM_CTX_INVALID)
         return;
+    ofs_check_ctx("shmem_ctx_session_start", ofs_ctx(ctx));
     if (config_mask & ~SHMEM_CTX_SESSION_TOTAL_OPS)
         ofs_bad_input("shmem_ctx_session_start",
                       "config_mask = %#lx has bits other than SHMEM_CTX_SESSION_TOTAL_OPS",
@@ -96,6 +103,7 @@ OFS_WEAK_ALIAS(shmem_ctx_session_start)
 OFS_API void pshmem_ctx_session_stop(shmem_ctx_t ctx)
 {
     ofs_check_init("shmem_ctx_session_stop");
-    (void)ctx;
+    if (ctx != SHMEM_CTX_INVALID)
+        ofs_check_ctx("shmem_ctx_session_stop", ofs_ctx(ctx));
 }
 OFS_WEAK_ALIAS(shmem_ctx_session_stop)

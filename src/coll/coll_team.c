@@ -18,6 +18,11 @@
 
 struct coll_team shmem_internal_team_world;
 struct coll_team shmem_internal_team_shared;
+struct ofs_htab coll_teams = OFS_HTAB_INITIALIZER;
+
+_Static_assert(sizeof(struct coll_team) <= COLL_TEAM_SLOT &&
+                   (COLL_TEAM_SLOT & (COLL_TEAM_SLOT - 1)) == 0,
+               "a team fits a power-of-two slot of coll_teams");
 struct coll_cfg coll_cfg;
 uint64_t *coll_aset_pub;
 
@@ -230,6 +235,11 @@ ofs_status_t coll_init(void)
         return OFS_ERR_NOMEM;
     }
     memset(pool.base, 0, pool.slot_len * (size_t)pool.nslots);
+    /* a team of mine holds a pool slot: more handles than slots, for a destroyed
+     * team's handle to stay recognisably dead through many later splits */
+    st = ofs_htab_init(&coll_teams, COLL_TEAM_SLOT, (uint32_t)pool.nslots + 1024);
+    if (st != OFS_OK)
+        return st;
     st = coll_bring_init();
     if (st != OFS_OK)
         return st;
@@ -251,6 +261,7 @@ ofs_status_t coll_init(void)
         if (stride != 0)
             coll_team_grp(&shmem_internal_team_shared)->members = NULL;
     }
+    shmem_internal_team_world.magic = shmem_internal_team_shared.magic = COLL_TEAM_LIVE;
     ofs_log_debug("coll: %d team slots of %zu bytes (reduction chunk %zu)", pool.nslots,
                   pool.slot_len, pool.chunk);
     /* every PE's counters are zero before anyone signals */
@@ -275,6 +286,18 @@ static void team_free(struct coll_team *t, int clear)
 
 void coll_fini(void)
 {
+    /* teams the program did not destroy (their contexts are closed by comm_fini) */
+    for (uint32_t i = 0; i < coll_teams.cap; i++) {
+        struct coll_team *t = ofs_htab_at(&coll_teams, i);
+
+        if (!t || !t->priv)
+            continue;
+        t->magic = 0;
+        free(((struct coll_tpriv *)t->priv)->ctx_pool);
+        team_free(t, 0);
+    }
+    ofs_htab_fini(&coll_teams);
+    shmem_internal_team_world.magic = shmem_internal_team_shared.magic = 0;
     team_free(&shmem_internal_team_shared, 0);
     team_free(&shmem_internal_team_world, 0);
     if (pool.split_buf)
@@ -329,6 +352,7 @@ static int ctx_pool_open(int n, struct comm_ctx ***ctxs_p)
             ctx_pool_close(v, i);
             return -1;
         }
+        v[i]->magic = COMM_CTX_POOLED;
     }
     *ctxs_p = v;
     return 0;
@@ -347,6 +371,7 @@ ofs_status_t coll_team_ctx_create(struct coll_team *team, long options, struct c
     pthread_mutex_unlock(&ctx_pool_lock);
     if (c) {
         c->options = options;
+        c->magic = COMM_CTX_LIVE;
     } else {
         ofs_status_t st = comm_ctx_create(options, team, &c);
         if (st != OFS_OK)
@@ -365,6 +390,7 @@ void coll_team_ctx_destroy(struct comm_ctx *ctx)
         comm_quiet(ctx);
         pthread_mutex_lock(&ctx_pool_lock);
         if (p->ctx_pool_n < t->num_contexts) {
+            ctx->magic = COMM_CTX_POOLED; /* the program's handle is dead */
             ctx->options = 0;
             ctx->serialized = 0;
             p->ctx_pool[p->ctx_pool_n++] = ctx;
@@ -425,7 +451,8 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
     *err_p = 0;
     if (me < 0)
         return NULL;
-    t = calloc(1, sizeof(*t));
+    /* never full: each team of mine holds one of the fewer pool slots */
+    t = ofs_htab_alloc(&coll_teams);
     members = malloc((size_t)n * sizeof(int));
     if (!t || !members)
         ofs_fatal(1, "shmem_team_split: out of host memory");
@@ -442,6 +469,7 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
     ((struct coll_tpriv *)t->priv)->ctx_pool_n = nctx;
     if (stride > 0)
         coll_team_grp(t)->members = NULL;
+    t->magic = COLL_TEAM_LIVE;
     return t;
 }
 
@@ -508,6 +536,7 @@ void coll_team_destroy(struct coll_team *team)
 
     if (team == &shmem_internal_team_world || team == &shmem_internal_team_shared)
         return;
+    team->magic = 0; /* the handle is dead from here on */
     /* its pooled contexts are closed by the loop below (they are on the context list) */
     pthread_mutex_lock(&ctx_pool_lock);
     free(p->ctx_pool);
@@ -531,7 +560,7 @@ void coll_team_destroy(struct coll_team *team)
     pthread_mutex_lock(&pool.lock);
     team_free(team, 1);
     pthread_mutex_unlock(&pool.lock);
-    free(team);
+    ofs_htab_free(&coll_teams, team);
 }
 
 int coll_team_translate(const struct coll_team *src, int src_pe, const struct coll_team *dest)

@@ -15,8 +15,13 @@
 #include <strings.h>
 #include <time.h>
 
-struct comm_state comm_g = { .ctx_list_lock = PTHREAD_MUTEX_INITIALIZER };
+struct comm_state comm_g = { .ctx_list_lock = PTHREAD_MUTEX_INITIALIZER,
+                             .ctxs = OFS_HTAB_INITIALIZER };
 struct comm_ctx shmem_internal_ctx_default;
+
+_Static_assert(sizeof(struct comm_ctx) <= COMM_CTX_SLOT &&
+                   (COMM_CTX_SLOT & (COMM_CTX_SLOT - 1)) == 0,
+               "a context fits a power-of-two slot of comm_g.ctxs");
 
 static const struct transport_ops *const comm_tps[COMM_NTP] = {
     [COMM_TP_SHM] = &shm_transport_ops,
@@ -137,7 +142,11 @@ ofs_status_t comm_init(void)
         st = rt_barrier();
     heap_unlink();
     if (st == OFS_OK)
+        st = ofs_htab_init(&comm_g.ctxs, COMM_CTX_SLOT, COMM_CTX_MAX);
+    if (st == OFS_OK)
         st = comm_ctx_init(COMM_CTX_DEFAULT, 0, NULL);
+    if (st == OFS_OK)
+        COMM_CTX_DEFAULT->magic = COMM_CTX_LIVE;
     for (t = 0; t < COMM_NTP; t++)
         free(peers[t]);
     if (st == OFS_OK) {
@@ -150,8 +159,11 @@ ofs_status_t comm_init(void)
 void comm_fini(void)
 {
     comm_quiet_all();
+    /* contexts the program did not destroy go too (their slots with the table) */
     while (comm_g.ctx_list)
         comm_ctx_fini(comm_g.ctx_list);
+    COMM_CTX_DEFAULT->magic = 0;
+    ofs_htab_fini(&comm_g.ctxs);
     for (int t = COMM_NTP - 1; t >= 0; t--) {
         if (comm_g.tp_active[t])
             comm_tps[t]->fini();
@@ -164,16 +176,19 @@ void comm_fini(void)
 
 ofs_status_t comm_ctx_create(long options, struct coll_team *team, struct comm_ctx **ctx_p)
 {
-    struct comm_ctx *ctx = malloc(sizeof(*ctx));
+    struct comm_ctx *ctx = ofs_htab_alloc(&comm_g.ctxs);
     ofs_status_t st;
 
-    if (!ctx)
-        return OFS_ERR_NOMEM;
+    if (!ctx) {
+        ofs_log_warn("all %d contexts are open: destroy some", COMM_CTX_MAX);
+        return OFS_ERR_AGAIN;
+    }
     st = comm_ctx_init(ctx, options, team);
     if (st != OFS_OK) {
-        free(ctx);
+        ofs_htab_free(&comm_g.ctxs, ctx);
         return st;
     }
+    ctx->magic = COMM_CTX_LIVE;
     *ctx_p = ctx;
     return OFS_OK;
 }
@@ -182,9 +197,10 @@ void comm_ctx_destroy(struct comm_ctx *ctx)
 {
     if (ctx == COMM_CTX_DEFAULT)
         return;
+    ctx->magic = 0;
     comm_quiet(ctx);
     comm_ctx_fini(ctx);
-    free(ctx);
+    ofs_htab_free(&comm_g.ctxs, ctx);
 }
 
 void comm_ibput(struct comm_ctx *ctx, void *dst, const void *src, ptrdiff_t dst_stride,
