@@ -9,16 +9,20 @@
 #include "ofs.h"
 #include "heap.h"
 
+/* the checks of the data path are inlined whatever the compiler's size heuristics say
+ * (a call per check costs more than the check) */
+#define OFS_CHECK_INLINE static inline __attribute__((always_inline))
+
 #ifdef OFS_ERROR_CHECKING
 
-static inline void ofs_check_init(const char *routine)
+OFS_CHECK_INLINE void ofs_check_init(const char *routine)
 {
     if (OFS_UNLIKELY(!ofs_g.initialized || ofs_g.finalized))
         ofs_bad_input(routine, "%s",
                       ofs_g.finalized ? "called after shmem_finalize" : "called before shmem_init");
 }
 
-static inline void ofs_check_pe(const char *routine, int pe)
+OFS_CHECK_INLINE void ofs_check_pe(const char *routine, int pe)
 {
     if (OFS_UNLIKELY(pe < 0 || pe >= ofs_g.n_pes))
         ofs_bad_input(routine, "pe = %d is out of range [0, %d)", pe, ofs_g.n_pes);
@@ -34,8 +38,8 @@ void ofs_bad_size(const char *routine, const char *arg, size_t value) OFS_NORETU
 
 /* Overflow-checked size arithmetic for every size a check computes: a * b (a + b), or
  * a report naming the argument arg = value that the size comes from. */
-static inline size_t ofs_check_mul(const char *routine, const char *arg, size_t value, size_t a,
-                                   size_t b)
+OFS_CHECK_INLINE size_t ofs_check_mul(const char *routine, const char *arg, size_t value, size_t a,
+                                      size_t b)
 {
     size_t r;
     if (OFS_UNLIKELY(__builtin_mul_overflow(a, b, &r)))
@@ -43,8 +47,8 @@ static inline size_t ofs_check_mul(const char *routine, const char *arg, size_t 
     return r;
 }
 
-static inline size_t ofs_check_add(const char *routine, const char *arg, size_t value, size_t a,
-                                   size_t b)
+OFS_CHECK_INLINE size_t ofs_check_add(const char *routine, const char *arg, size_t value, size_t a,
+                                      size_t b)
 {
     size_t r;
     if (OFS_UNLIKELY(__builtin_add_overflow(a, b, &r)))
@@ -55,8 +59,8 @@ static inline size_t ofs_check_add(const char *routine, const char *arg, size_t 
 /* addr..addr+len must lie in one symmetric segment; returns the segment and offset
  * (for comm_put_seg and friends: one lookup per call for the check and the transfer),
  * or -1 when len is 0: the caller then moves nothing. */
-static inline int ofs_check_sym_seg(const char *routine, const char *arg, const void *addr,
-                                    size_t len, size_t *off_p)
+OFS_CHECK_INLINE int ofs_check_sym_seg(const char *routine, const char *arg, const void *addr,
+                                       size_t len, size_t *off_p)
 {
     int s = heap_seg_of(addr, len, off_p);
     if (OFS_UNLIKELY(s < 0 || len == 0)) {
@@ -66,51 +70,52 @@ static inline int ofs_check_sym_seg(const char *routine, const char *arg, const 
     return s;
 }
 
-static inline void ofs_check_sym(const char *routine, const char *arg, const void *addr, size_t len)
+OFS_CHECK_INLINE void ofs_check_sym(const char *routine, const char *arg, const void *addr,
+                                    size_t len)
 {
     size_t off;
     (void)ofs_check_sym_seg(routine, arg, addr, len, &off);
 }
 
-static inline void ofs_check_nonnull(const char *routine, const char *arg, const void *p,
-                                     size_t len)
+OFS_CHECK_INLINE void ofs_check_nonnull(const char *routine, const char *arg, const void *p,
+                                        size_t len)
 {
     if (OFS_UNLIKELY(p == NULL && len != 0))
         ofs_bad_input(routine, "%s is NULL with a length of %zu bytes", arg, len);
 }
 
 #else
-static inline void ofs_check_init(const char *routine)
+OFS_CHECK_INLINE void ofs_check_init(const char *routine)
 {
     (void)routine;
 }
-static inline void ofs_check_pe(const char *routine, int pe)
+OFS_CHECK_INLINE void ofs_check_pe(const char *routine, int pe)
 {
     (void)routine;
     (void)pe;
 }
-static inline void ofs_check_sym(const char *r, const char *a, const void *p, size_t l)
+OFS_CHECK_INLINE void ofs_check_sym(const char *r, const char *a, const void *p, size_t l)
 {
     (void)r;
     (void)a;
     (void)p;
     (void)l;
 }
-static inline void ofs_check_nonnull(const char *r, const char *a, const void *p, size_t l)
+OFS_CHECK_INLINE void ofs_check_nonnull(const char *r, const char *a, const void *p, size_t l)
 {
     (void)r;
     (void)a;
     (void)p;
     (void)l;
 }
-static inline size_t ofs_check_mul(const char *r, const char *arg, size_t v, size_t a, size_t b)
+OFS_CHECK_INLINE size_t ofs_check_mul(const char *r, const char *arg, size_t v, size_t a, size_t b)
 {
     (void)r;
     (void)arg;
     (void)v;
     return a * b;
 }
-static inline size_t ofs_check_add(const char *r, const char *arg, size_t v, size_t a, size_t b)
+OFS_CHECK_INLINE size_t ofs_check_add(const char *r, const char *arg, size_t v, size_t a, size_t b)
 {
     (void)r;
     (void)arg;
@@ -119,8 +124,8 @@ static inline size_t ofs_check_add(const char *r, const char *arg, size_t v, siz
 }
 /* unchecked: the lookup the transfer needs anyway (a bad address is an internal error);
  * a zero length still moves nothing, whatever the pointer (not an error) */
-static inline int ofs_check_sym_seg(const char *r, const char *a, const void *addr, size_t len,
-                                    size_t *off_p)
+OFS_CHECK_INLINE int ofs_check_sym_seg(const char *r, const char *a, const void *addr, size_t len,
+                                       size_t *off_p)
 {
     int s = heap_seg_of(addr, len, off_p);
     (void)r;

@@ -51,7 +51,7 @@ static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx)
 /* OpenSHMEM 1.5: point-to-point routines on a context created from a team take PE
  * numbers relative to that team; translated to world numbers here (ctx.c) */
 int api_team_pe(const char *r, struct comm_ctx *ctx, int pe) OFS_HIDDEN;
-static inline int api_ctx_pe(const char *r, struct comm_ctx *ctx, int pe)
+OFS_CHECK_INLINE int api_ctx_pe(const char *r, struct comm_ctx *ctx, int pe)
 {
     if (OFS_LIKELY(ctx == NULL || ctx->team == NULL || ctx->team == &shmem_internal_team_world))
         return pe;
@@ -60,15 +60,15 @@ static inline int api_ctx_pe(const char *r, struct comm_ctx *ctx, int pe)
 
 /* nelems elements of es bytes (the generated wrappers): overflow-checked, so that
  * (1 << 61) + 1 longs is an error and not 8 bytes */
-static inline size_t api_bytes(const char *r, const char *arg, size_t nelems, size_t es)
+OFS_CHECK_INLINE size_t api_bytes(const char *r, const char *arg, size_t nelems, size_t es)
 {
     return ofs_check_mul(r, arg, nelems, nelems, es);
 }
 
 /* put/get checks return the segment and offset of the symmetric side for comm_*_seg,
  * or -1 when len is 0: then nothing moves, and either pointer may be NULL (spec) */
-static inline int api_chk_put(const char *r, struct comm_ctx *ctx, const void *dest,
-                              const void *src, size_t len, int pe, size_t *off_p)
+OFS_CHECK_INLINE int api_chk_put(const char *r, struct comm_ctx *ctx, const void *dest,
+                                 const void *src, size_t len, int pe, size_t *off_p)
 {
     int seg;
     ofs_check_init(r);
@@ -83,8 +83,8 @@ static inline int api_chk_put(const char *r, struct comm_ctx *ctx, const void *d
     return seg;
 }
 
-static inline int api_chk_get(const char *r, struct comm_ctx *ctx, const void *dest,
-                              const void *src, size_t len, int pe, size_t *off_p)
+OFS_CHECK_INLINE int api_chk_get(const char *r, struct comm_ctx *ctx, const void *dest,
+                                 const void *src, size_t len, int pe, size_t *off_p)
 {
     int seg;
     ofs_check_init(r);
@@ -104,8 +104,8 @@ void api_bad_extent(const char *r, const char *st_arg, ptrdiff_t stride, const c
 /* Bytes spanned by nblocks blocks of bsize elements of elem bytes, block starts stride
  * elements apart: ((nblocks - 1) * stride + bsize) * elem, 0 when there is nothing;
  * overflow-checked, and reported with the stride and count arguments (st_arg, cnt_arg) */
-static inline size_t api_extent_b(const char *r, const char *st_arg, ptrdiff_t stride,
-                                  const char *cnt_arg, size_t bsize, size_t nblocks, size_t elem)
+OFS_CHECK_INLINE size_t api_extent_b(const char *r, const char *st_arg, ptrdiff_t stride,
+                                     const char *cnt_arg, size_t bsize, size_t nblocks, size_t elem)
 {
     size_t e;
     if (nblocks == 0 || bsize == 0)
@@ -123,7 +123,7 @@ static inline size_t api_extent_b(const char *r, const char *st_arg, ptrdiff_t s
     return e;
 }
 
-static inline void api_chk_strides(const char *r, ptrdiff_t dst, ptrdiff_t sst)
+OFS_CHECK_INLINE void api_chk_strides(const char *r, ptrdiff_t dst, ptrdiff_t sst)
 {
 #ifdef OFS_ERROR_CHECKING
     if (OFS_UNLIKELY(dst < 1))
@@ -139,8 +139,8 @@ static inline void api_chk_strides(const char *r, ptrdiff_t dst, ptrdiff_t sst)
 
 /* strided put/get: the remote side must be symmetric over its whole extent, the
  * local one not NULL; both extents are overflow-checked (cnt: nelems or nblocks) */
-static inline void api_chk_strided(const char *r, struct comm_ctx *ctx, ptrdiff_t dst,
-                                   ptrdiff_t sst, int pe)
+OFS_CHECK_INLINE void api_chk_strided(const char *r, struct comm_ctx *ctx, ptrdiff_t dst,
+                                      ptrdiff_t sst, int pe)
 {
     ofs_check_init(r);
     api_chk_ctx(r, ctx);
@@ -148,9 +148,9 @@ static inline void api_chk_strided(const char *r, struct comm_ctx *ctx, ptrdiff_
     api_chk_strides(r, dst, sst);
 }
 
-static inline void api_chk_ibput(const char *r, struct comm_ctx *ctx, const void *dest,
-                                 const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                                 size_t nblocks, size_t elem, int pe)
+OFS_CHECK_INLINE void api_chk_ibput(const char *r, struct comm_ctx *ctx, const void *dest,
+                                    const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                                    size_t nblocks, size_t elem, int pe)
 {
     api_chk_strided(r, ctx, dst, sst, pe);
     ofs_check_sym(r, "dest", dest, api_extent_b(r, "dst", dst, "nblocks", bsize, nblocks, elem));
@@ -158,9 +158,9 @@ static inline void api_chk_ibput(const char *r, struct comm_ctx *ctx, const void
                       api_extent_b(r, "sst", sst, "nblocks", bsize, nblocks, elem));
 }
 
-static inline void api_chk_ibget(const char *r, struct comm_ctx *ctx, const void *dest,
-                                 const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                                 size_t nblocks, size_t elem, int pe)
+OFS_CHECK_INLINE void api_chk_ibget(const char *r, struct comm_ctx *ctx, const void *dest,
+                                    const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                                    size_t nblocks, size_t elem, int pe)
 {
     api_chk_strided(r, ctx, dst, sst, pe);
     ofs_check_sym(r, "source", src, api_extent_b(r, "sst", sst, "nblocks", bsize, nblocks, elem));
@@ -168,27 +168,27 @@ static inline void api_chk_ibget(const char *r, struct comm_ctx *ctx, const void
                       api_extent_b(r, "dst", dst, "nblocks", bsize, nblocks, elem));
 }
 
-static inline void api_chk_iput(const char *r, struct comm_ctx *ctx, const void *dest,
-                                const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                                size_t elem, int pe)
+OFS_CHECK_INLINE void api_chk_iput(const char *r, struct comm_ctx *ctx, const void *dest,
+                                   const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                                   size_t elem, int pe)
 {
     api_chk_strided(r, ctx, dst, sst, pe);
     ofs_check_sym(r, "dest", dest, api_extent_b(r, "dst", dst, "nelems", 1, nelems, elem));
     ofs_check_nonnull(r, "source", src, api_extent_b(r, "sst", sst, "nelems", 1, nelems, elem));
 }
 
-static inline void api_chk_iget(const char *r, struct comm_ctx *ctx, const void *dest,
-                                const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                                size_t elem, int pe)
+OFS_CHECK_INLINE void api_chk_iget(const char *r, struct comm_ctx *ctx, const void *dest,
+                                   const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                                   size_t elem, int pe)
 {
     api_chk_strided(r, ctx, dst, sst, pe);
     ofs_check_sym(r, "source", src, api_extent_b(r, "sst", sst, "nelems", 1, nelems, elem));
     ofs_check_nonnull(r, "dest", dest, api_extent_b(r, "dst", dst, "nelems", 1, nelems, elem));
 }
 
-static inline void api_chk_put_signal(const char *r, struct comm_ctx *ctx, const void *dest,
-                                      const void *src, size_t len, const uint64_t *sig_addr,
-                                      int sig_op, int pe)
+OFS_CHECK_INLINE void api_chk_put_signal(const char *r, struct comm_ctx *ctx, const void *dest,
+                                         const void *src, size_t len, const uint64_t *sig_addr,
+                                         int sig_op, int pe)
 {
     ofs_check_init(r);
     api_chk_ctx(r, ctx);
@@ -207,8 +207,9 @@ static inline void api_chk_put_signal(const char *r, struct comm_ctx *ctx, const
 /* put-with-signal of no data still updates the signal (sync.c) */
 void api_signal_only(struct comm_ctx *ctx, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
     OFS_HIDDEN;
-static inline void api_put_signal(struct comm_ctx *ctx, void *dest, const void *src, size_t len,
-                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, int nbi)
+OFS_CHECK_INLINE void api_put_signal(struct comm_ctx *ctx, void *dest, const void *src, size_t len,
+                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                     int nbi)
 {
     if (OFS_UNLIKELY(len == 0))
         api_signal_only(ctx, sig_addr, signal, sig_op, pe);
@@ -217,8 +218,8 @@ static inline void api_put_signal(struct comm_ctx *ctx, void *dest, const void *
 }
 
 /* AMO checks return the segment and offset of dest for comm_amo_seg */
-static inline int api_chk_amo(const char *r, struct comm_ctx *ctx, const void *dest, size_t size,
-                              int pe, size_t *off_p)
+OFS_CHECK_INLINE int api_chk_amo(const char *r, struct comm_ctx *ctx, const void *dest, size_t size,
+                                 int pe, size_t *off_p)
 {
     int seg;
     ofs_check_init(r);
@@ -231,8 +232,8 @@ static inline int api_chk_amo(const char *r, struct comm_ctx *ctx, const void *d
 #endif
     return seg;
 }
-static inline int api_chk_amo_nbi(const char *r, struct comm_ctx *ctx, const void *fetch,
-                                  const void *dest, size_t size, int pe, size_t *off_p)
+OFS_CHECK_INLINE int api_chk_amo_nbi(const char *r, struct comm_ctx *ctx, const void *fetch,
+                                     const void *dest, size_t size, int pe, size_t *off_p)
 {
     int seg = api_chk_amo(r, ctx, dest, size, pe, off_p);
     ofs_check_nonnull(r, "fetch", fetch, size);
