@@ -43,7 +43,8 @@ void api_chk_bcast(const char *r, struct coll_team *team, const void *dest, cons
     chk_root(r, PE_root, team->size, "team");
     len = api_bytes(r, "nelems", nelems, es);
     ofs_check_sym(r, "dest", dest, len);
-    ofs_check_nonnull(r, "source", src, len);
+    /* symmetric (spec): each PE picks its algorithm from where source lies */
+    ofs_check_sym(r, "source", src, len);
 }
 
 void api_chk_collect(const char *r, struct coll_team *team, const void *dest, const void *src,
@@ -235,7 +236,7 @@ OFS_WEAK_ALIAS(shmem_sync)
         chk_root(r, PE_root, PE_size, "active set");                                               \
         len = api_bytes(r, "nelems", nelems, es);                                                  \
         ofs_check_sym(r, "dest", dest, len);                                                       \
-        ofs_check_nonnull(r, "source", source, len);                                               \
+        ofs_check_sym(r, "source", source, len);                                                   \
         coll_broadcast_aset(dest, source, nelems, es, PE_root, PE_start, logPE_stride, PE_size,    \
                             pSync);                                                                \
     }                                                                                              \
