@@ -13,11 +13,11 @@
 
 /* ivars holds nelems elements (NULL is fine with none); a vector form reads nelems
  * comparison values */
-static void sync_check(const char *r, const void *ivars, size_t nelems, size_t size, int cmp,
-                       const void *values, int vector)
+static void sync_check(const char *r, const char *arg, const void *ivars, size_t nelems,
+                       size_t size, int cmp, const void *values, int vector)
 {
     ofs_check_init(r);
-    ofs_check_sym(r, "ivars", ivars, ofs_check_mul(r, "nelems", nelems, nelems, size));
+    ofs_check_sym(r, arg, ivars, ofs_check_mul(r, "nelems", nelems, nelems, size));
     if (vector)
         ofs_check_nonnull(r, "cmp_values", values, nelems * size);
 #ifdef OFS_ERROR_CHECKING
@@ -43,7 +43,7 @@ static inline int sync_included(const int *status, size_t i)
 void api_wait_until(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)
 {
     unsigned iter = 0;
-    sync_check(r, ivar, 1, size, cmp, value, 0);
+    sync_check(r, "ivar", ivar, 1, size, cmp, value, 0);
     while (!comm_test_cmp(ivar, cmp, value, size, kind == 1, kind == 2))
         comm_wait_backoff(&iter);
     comm_wait_end();
@@ -51,7 +51,7 @@ void api_wait_until(const char *r, void *ivar, int cmp, const void *value, size_
 
 int api_test(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)
 {
-    sync_check(r, ivar, 1, size, cmp, value, 0);
+    sync_check(r, "ivar", ivar, 1, size, cmp, value, 0);
     if (comm_test_cmp(ivar, cmp, value, size, kind == 1, kind == 2))
         return 1;
     comm_test_poll(); /* a caller polling test() must still drive progress */
@@ -99,7 +99,7 @@ void api_wait_until_all(const char *r, void *ivars, size_t nelems, const int *st
                         const void *values, int vector, size_t size, int kind)
 {
     unsigned iter = 0;
-    sync_check(r, ivars, nelems, size, cmp, values, vector);
+    sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
     while (!sync_all(ivars, nelems, status, cmp, values, vector, size, kind))
         comm_wait_backoff(&iter);
     comm_wait_end();
@@ -110,7 +110,7 @@ size_t api_wait_until_any(const char *r, void *ivars, size_t nelems, const int *
 {
     unsigned iter = 0;
     size_t i;
-    sync_check(r, ivars, nelems, size, cmp, values, vector);
+    sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
     if (sync_none_included(nelems, status))
         return SIZE_MAX;
     while ((i = sync_any(ivars, nelems, status, cmp, values, vector, size, kind)) == SIZE_MAX)
@@ -125,7 +125,7 @@ size_t api_wait_until_some(const char *r, void *ivars, size_t nelems, size_t *in
 {
     unsigned iter = 0;
     size_t n;
-    sync_check(r, ivars, nelems, size, cmp, values, vector);
+    sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
     ofs_check_nonnull(r, "indices", indices,
                       ofs_check_mul(r, "nelems", nelems, nelems, sizeof(size_t)));
     if (sync_none_included(nelems, status))
@@ -139,7 +139,7 @@ size_t api_wait_until_some(const char *r, void *ivars, size_t nelems, size_t *in
 int api_test_all(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
                  const void *values, int vector, size_t size, int kind)
 {
-    sync_check(r, ivars, nelems, size, cmp, values, vector);
+    sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
     if (sync_all(ivars, nelems, status, cmp, values, vector, size, kind))
         return 1;
     comm_test_poll();
@@ -150,7 +150,7 @@ size_t api_test_any(const char *r, void *ivars, size_t nelems, const int *status
                     const void *values, int vector, size_t size, int kind)
 {
     size_t i;
-    sync_check(r, ivars, nelems, size, cmp, values, vector);
+    sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
     i = sync_any(ivars, nelems, status, cmp, values, vector, size, kind);
     if (i == SIZE_MAX)
         comm_test_poll();
@@ -161,7 +161,7 @@ size_t api_test_some(const char *r, void *ivars, size_t nelems, size_t *indices,
                      int cmp, const void *values, int vector, size_t size, int kind)
 {
     size_t n;
-    sync_check(r, ivars, nelems, size, cmp, values, vector);
+    sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
     ofs_check_nonnull(r, "indices", indices,
                       ofs_check_mul(r, "nelems", nelems, nelems, sizeof(size_t)));
     n = sync_some(ivars, nelems, indices, status, cmp, values, vector, size, kind);
@@ -181,6 +181,8 @@ OFS_WEAK_ALIAS(shmem_signal_fetch)
 
 OFS_API uint64_t pshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
 {
+    ofs_check_init("shmem_signal_wait_until");
+    ofs_check_sym("shmem_signal_wait_until", "sig_addr", sig_addr, sizeof(uint64_t));
     api_wait_until("shmem_signal_wait_until", sig_addr, cmp, &cmp_value, sizeof(uint64_t), 0);
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
