@@ -254,7 +254,9 @@ static inline void api_chk_coll_team(const char *r, struct coll_team *team)
 
 /* ---- collectives: argument checks (collectives are not on the small-message path,
  * so these live out of line in coll_untyped.c).  Counts are in elements of es bytes;
- * every size is overflow-checked and a zero count accepts any pointer. ---- */
+ * every size is overflow-checked and a zero count accepts any pointer.  dest and
+ * source are symmetric, as the spec has them (reductions and scans read other
+ * members' source; broadcast picks its algorithm from where source lies). ---- */
 /* broadcast: PE_root is team-relative, in [0, team size) */
 void api_chk_bcast(const char *r, struct coll_team *team, const void *dest, const void *src,
                    size_t nelems, size_t es, int PE_root) OFS_HIDDEN;
@@ -268,7 +270,7 @@ void api_chk_coll_n(const char *r, struct coll_team *team, const void *dest, con
 /* alltoalls: nelems elements per member, strides dst/sst in elements */
 void api_chk_coll_s(const char *r, struct coll_team *team, const void *dest, const void *src,
                     ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t es) OFS_HIDDEN;
-/* reductions and scans read other members' source: it must be symmetric too */
+/* reductions and scans (cnt_arg: nreduce or nelems) */
 void api_chk_reduce(const char *r, struct coll_team *team, const void *dest, const void *src,
                     size_t nreduce, size_t es, const char *cnt_arg) OFS_HIDDEN;
 /* active sets: PE_start/logPE_stride/PE_size describe PEs of the job and include this

@@ -55,7 +55,7 @@ void api_chk_collect(const char *r, struct coll_team *team, const void *dest, co
     chk_team(r, team);
     len = api_bytes(r, "nelems", nelems, es);
     ofs_check_sym(r, "dest", dest, len);
-    ofs_check_nonnull(r, "source", src, len);
+    ofs_check_sym(r, "source", src, len);
 }
 
 /* len bytes per member of a group of n: dest holds n blocks */
@@ -66,7 +66,7 @@ static void chk_blocks(const char *r, size_t nelems, size_t es, int n, const voi
     size_t total = ofs_check_mul(r, "nelems", nelems, len, (size_t)n);
 
     ofs_check_sym(r, "dest", dest, total);
-    ofs_check_nonnull(r, "source", src, src_per_member ? total : len);
+    ofs_check_sym(r, "source", src, src_per_member ? total : len);
 }
 
 void api_chk_coll_n(const char *r, struct coll_team *team, const void *dest, const void *src,
@@ -249,7 +249,7 @@ OFS_WEAK_ALIAS(shmem_sync)
         api_chk_aset(r, PE_start, logPE_stride, PE_size, pSync, SHMEM_COLLECT_SYNC_SIZE);          \
         len = api_bytes(r, "nelems", nelems, es);                                                  \
         ofs_check_sym(r, "dest", dest, len);                                                       \
-        ofs_check_nonnull(r, "source", source, len);                                               \
+        ofs_check_sym(r, "source", source, len);                                                   \
         coll_collect_aset(r, dest, source, nelems, es, PE_start, logPE_stride, PE_size, pSync);    \
     }                                                                                              \
     OFS_WEAK_ALIAS(shmem_collect##bits)                                                            \

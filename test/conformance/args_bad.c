@@ -55,6 +55,8 @@ int main(int argc, char **argv)
         shmem_long_sum_to_all(dest, src, -1, 0, 0, npes, pWrk, pSync);
     else if (!strcmp(c, "reduce_private")) /* other PEs read source: it must be symmetric */
         shmem_long_sum_reduce(SHMEM_TEAM_WORLD, rdest, priv, 512);
+    else if (!strcmp(c, "fcollect_private"))
+        shmem_long_fcollect(SHMEM_TEAM_WORLD, dest, priv, 4);
     else if (!strcmp(c, "iput_stride"))
         shmem_int_iput(idest, (int *)src, 1L << 61, 1, 3, right);
     else if (!strcmp(c, "iget_stride"))
