@@ -137,8 +137,9 @@ OFS_CHECK_INLINE void api_chk_strides(const char *r, ptrdiff_t dst, ptrdiff_t ss
 #endif
 }
 
-/* strided put/get: the remote side must be symmetric over its whole extent, the
- * local one not NULL; both extents are overflow-checked (cnt: nelems or nblocks) */
+/* the part of the strided checks that is not about buffers; then the remote side must
+ * be symmetric over its whole extent and the local one not NULL, both extents
+ * overflow-checked (api_extent_b) */
 OFS_CHECK_INLINE void api_chk_strided(const char *r, struct comm_ctx *ctx, ptrdiff_t dst,
                                       ptrdiff_t sst, int pe)
 {
