@@ -133,7 +133,8 @@ int coll_team_sync(struct coll_team *team) OFS_HIDDEN;
 /* ---- team-based collectives (counts in elements of elem_size bytes) ---- */
 int coll_broadcast(struct coll_team *team, void *dest, const void *src, size_t nelems,
                    size_t elem_size, int root) OFS_HIDDEN;
-int coll_collect(struct coll_team *team, void *dest, const void *src, size_t nelems,
+/* collect: r names the calling routine for the check of dest against the total */
+int coll_collect(const char *r, struct coll_team *team, void *dest, const void *src, size_t nelems,
                  size_t elem_size) OFS_HIDDEN;
 int coll_fcollect(struct coll_team *team, void *dest, const void *src, size_t nelems,
                   size_t elem_size) OFS_HIDDEN;
@@ -152,8 +153,8 @@ void coll_barrier_aset(int PE_start, int logPE_stride, int PE_size, long *pSync)
 void coll_sync_aset(int PE_start, int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
 void coll_broadcast_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_root,
                          int PE_start, int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
-void coll_collect_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_start,
-                       int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
+void coll_collect_aset(const char *r, void *dest, const void *src, size_t nelems, size_t elem_size,
+                       int PE_start, int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
 void coll_fcollect_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_start,
                         int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
 void coll_alltoall_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_start,

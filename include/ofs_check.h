@@ -9,82 +9,133 @@
 #include "ofs.h"
 #include "heap.h"
 
+/* the checks of the data path are inlined whatever the compiler's size heuristics say
+ * (a call per check costs more than the check) */
+#define OFS_CHECK_INLINE static inline __attribute__((always_inline))
+
 #ifdef OFS_ERROR_CHECKING
 
-static inline void ofs_check_init(const char *routine)
+OFS_CHECK_INLINE void ofs_check_init(const char *routine)
 {
     if (OFS_UNLIKELY(!ofs_g.initialized || ofs_g.finalized))
         ofs_bad_input(routine, "%s",
                       ofs_g.finalized ? "called after shmem_finalize" : "called before shmem_init");
 }
 
-static inline void ofs_check_pe(const char *routine, int pe)
+OFS_CHECK_INLINE void ofs_check_pe(const char *routine, int pe)
 {
     if (OFS_UNLIKELY(pe < 0 || pe >= ofs_g.n_pes))
         ofs_bad_input(routine, "pe = %d is out of range [0, %d)", pe, ofs_g.n_pes);
 }
 
-/* addr..addr+len must lie in one symmetric segment (len 0 still needs a symmetric addr
- * unless the caller skips it).  The _seg form also returns the segment and offset (for
- * comm_put_seg and friends): one lookup per call for the check and the transfer. */
-static inline int ofs_check_sym_seg(const char *routine, const char *arg, const void *addr,
-                                    size_t len, size_t *off_p)
+/* Cold halves of the checks below (src/api/sync.c).  ofs_sym_miss: addr..addr+len is
+ * not inside one symmetric segment; returns -1 when len is 0 (nothing is accessed, so
+ * any pointer, NULL included, is fine), otherwise reports NULL, a range that runs past
+ * the end of its segment, or a non-symmetric address, and aborts.  ofs_bad_size: a
+ * size computed from arg = value overflows size_t. */
+int ofs_sym_miss(const char *routine, const char *arg, const void *addr, size_t len) OFS_HIDDEN;
+void ofs_bad_size(const char *routine, const char *arg, size_t value) OFS_NORETURN OFS_HIDDEN;
+
+/* Overflow-checked size arithmetic for every size a check computes: a * b (a + b), or
+ * a report naming the argument arg = value that the size comes from. */
+OFS_CHECK_INLINE size_t ofs_check_mul(const char *routine, const char *arg, size_t value, size_t a,
+                                      size_t b)
+{
+    size_t r;
+    if (OFS_UNLIKELY(__builtin_mul_overflow(a, b, &r)))
+        ofs_bad_size(routine, arg, value);
+    return r;
+}
+
+OFS_CHECK_INLINE size_t ofs_check_add(const char *routine, const char *arg, size_t value, size_t a,
+                                      size_t b)
+{
+    size_t r;
+    if (OFS_UNLIKELY(__builtin_add_overflow(a, b, &r)))
+        ofs_bad_size(routine, arg, value);
+    return r;
+}
+
+/* addr..addr+len must lie in one symmetric segment; returns the segment and offset
+ * (for comm_put_seg and friends: one lookup per call for the check and the transfer),
+ * or -1 when len is 0: the caller then moves nothing. */
+OFS_CHECK_INLINE int ofs_check_sym_seg(const char *routine, const char *arg, const void *addr,
+                                       size_t len, size_t *off_p)
 {
     int s = heap_seg_of(addr, len, off_p);
-    if (OFS_UNLIKELY(s < 0))
-        ofs_bad_input(routine,
-                      "%s = %p (%zu bytes) is not symmetric: it must come from "
-                      "shmem_malloc or be a global or static variable",
-                      arg, addr, len);
+    if (OFS_UNLIKELY(s < 0 || len == 0)) {
+        *off_p = 0;
+        s = ofs_sym_miss(routine, arg, addr, len);
+    }
     return s;
 }
 
-static inline void ofs_check_sym(const char *routine, const char *arg, const void *addr, size_t len)
+OFS_CHECK_INLINE void ofs_check_sym(const char *routine, const char *arg, const void *addr,
+                                    size_t len)
 {
     size_t off;
     (void)ofs_check_sym_seg(routine, arg, addr, len, &off);
 }
 
-static inline void ofs_check_nonnull(const char *routine, const char *arg, const void *p,
-                                     size_t len)
+OFS_CHECK_INLINE void ofs_check_nonnull(const char *routine, const char *arg, const void *p,
+                                        size_t len)
 {
     if (OFS_UNLIKELY(p == NULL && len != 0))
         ofs_bad_input(routine, "%s is NULL with a length of %zu bytes", arg, len);
 }
 
 #else
-static inline void ofs_check_init(const char *routine)
+OFS_CHECK_INLINE void ofs_check_init(const char *routine)
 {
     (void)routine;
 }
-static inline void ofs_check_pe(const char *routine, int pe)
+OFS_CHECK_INLINE void ofs_check_pe(const char *routine, int pe)
 {
     (void)routine;
     (void)pe;
 }
-static inline void ofs_check_sym(const char *r, const char *a, const void *p, size_t l)
+OFS_CHECK_INLINE void ofs_check_sym(const char *r, const char *a, const void *p, size_t l)
 {
     (void)r;
     (void)a;
     (void)p;
     (void)l;
 }
-static inline void ofs_check_nonnull(const char *r, const char *a, const void *p, size_t l)
+OFS_CHECK_INLINE void ofs_check_nonnull(const char *r, const char *a, const void *p, size_t l)
 {
     (void)r;
     (void)a;
     (void)p;
     (void)l;
 }
-/* unchecked: the lookup the transfer needs anyway (a bad address is an internal error) */
-static inline int ofs_check_sym_seg(const char *r, const char *a, const void *addr, size_t len,
-                                    size_t *off_p)
+OFS_CHECK_INLINE size_t ofs_check_mul(const char *r, const char *arg, size_t v, size_t a, size_t b)
+{
+    (void)r;
+    (void)arg;
+    (void)v;
+    return a * b;
+}
+OFS_CHECK_INLINE size_t ofs_check_add(const char *r, const char *arg, size_t v, size_t a, size_t b)
+{
+    (void)r;
+    (void)arg;
+    (void)v;
+    return a + b;
+}
+/* unchecked: the lookup the transfer needs anyway (a bad address is an internal error);
+ * a zero length still moves nothing, whatever the pointer (not an error) */
+OFS_CHECK_INLINE int ofs_check_sym_seg(const char *r, const char *a, const void *addr, size_t len,
+                                       size_t *off_p)
 {
     int s = heap_seg_of(addr, len, off_p);
     (void)r;
     (void)a;
-    if (OFS_UNLIKELY(s < 0))
-        ofs_fatal(1, "internal: address %p (+%zu) is not symmetric", addr, len);
+    if (OFS_UNLIKELY(s < 0 || len == 0)) {
+        *off_p = 0;
+        if (len)
+            ofs_fatal(1, "internal: address %p (+%zu) is not symmetric", addr, len);
+        return -1;
+    }
     return s;
 }
 #endif

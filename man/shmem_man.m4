@@ -26,11 +26,17 @@ $4
 $5
 .SH ERRORS
 With error checking enabled (the default; configure \-\-disable\-error\-checking removes it),
-a PE number out of range, an address that is not symmetric where the routine needs one,
-a NULL buffer with a nonzero length, an invalid context or team, or a call before
+a PE number out of range, an address that is not symmetric where the routine needs one
+(or a range that runs past the end of its symmetric segment), a NULL buffer with a nonzero
+length, a count whose size in bytes overflows size_t, a collective argument outside the
+range the specification gives (PE_root, PE_start, logPE_stride, PE_size, a PE outside the
+team or active set, a pSync or pWrk that is not symmetric or smaller than its
+SHMEM_*_SYNC_SIZE or SHMEM_REDUCE_MIN_WRKDATA_SIZE size), an invalid context or team, or a
+call before
 .BR shmem_init (3)
 print one line naming the routine, the argument and its value, and end the job with a
-nonzero status.  With SHMEM_DEBUG set, overlapping source and destination on the calling PE
+nonzero status.  A count of zero is accepted with any pointer, NULL included: nothing is
+accessed (a put-with-signal still updates the signal).  With SHMEM_DEBUG set, overlapping source and destination on the calling PE
 and misaligned atomic targets are reported too.
 .SH NOTES
 $6

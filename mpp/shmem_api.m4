@@ -59,24 +59,28 @@ m4_define(`MG_EMIT_ALL', `MG_NAMES')
 # ---- RMA ----
 m4_define(`MF_PUT_T', `MD_DEFC(`void', `$1_put', `put', 0, `$5', `$2',
 `$2 *dest, const $2 *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`size_t off;
-    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe, &off);
-    comm_put_seg(MD_CTX, seg, off, source, nelems * sizeof($2), pe);')')
+`size_t off, len = api_bytes("MD_NAME", "nelems", nelems, sizeof($2));
+    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, len, pe, &off);
+    if (OFS_LIKELY(seg >= 0))
+        comm_put_seg(MD_CTX, seg, off, source, len, pe);')')
 m4_define(`MF_GET_T', `MD_DEFC(`void', `$1_get', `get', 0, `$5', `$2',
 `$2 *dest, const $2 *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`size_t off;
-    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe, &off);
-    comm_get_seg(MD_CTX, dest, seg, off, nelems * sizeof($2), pe);')')
+`size_t off, len = api_bytes("MD_NAME", "nelems", nelems, sizeof($2));
+    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, len, pe, &off);
+    if (OFS_LIKELY(seg >= 0))
+        comm_get_seg(MD_CTX, dest, seg, off, len, pe);')')
 m4_define(`MF_PUT_NBI_T', `MD_DEFC(`void', `$1_put_nbi', `put_nbi', 0, `$5', `$2',
 `$2 *dest, const $2 *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`size_t off;
-    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe, &off);
-    comm_put_nbi_seg(MD_CTX, seg, off, source, nelems * sizeof($2), pe);')')
+`size_t off, len = api_bytes("MD_NAME", "nelems", nelems, sizeof($2));
+    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, len, pe, &off);
+    if (OFS_LIKELY(seg >= 0))
+        comm_put_nbi_seg(MD_CTX, seg, off, source, len, pe);')')
 m4_define(`MF_GET_NBI_T', `MD_DEFC(`void', `$1_get_nbi', `get_nbi', 0, `$5', `$2',
 `$2 *dest, const $2 *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`size_t off;
-    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), pe, &off);
-    comm_get_nbi_seg(MD_CTX, dest, seg, off, nelems * sizeof($2), pe);')')
+`size_t off, len = api_bytes("MD_NAME", "nelems", nelems, sizeof($2));
+    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, len, pe, &off);
+    if (OFS_LIKELY(seg >= 0))
+        comm_get_nbi_seg(MD_CTX, dest, seg, off, len, pe);')')
 m4_define(`MF_P_T', `MD_DEFC(`void', `$1_p', `p', 0, `$5', `$2',
 `$2 *dest, $2 value, int pe', `dest, value, pe',
 `size_t off;
@@ -113,31 +117,36 @@ m4_define(`MF_IBGET_T', `MD_DEFC(`void', `$1_ibget', `ibget', 0, `$5', `$2',
 m4_define(`MF_PUT_SIGNAL_T', `MD_DEFC(`void', `$1_put_signal$6', `put_signal$6', 0, `$5', `$2',
 `$2 *dest, const $2 *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe',
 `dest, source, nelems, sig_addr, signal, sig_op, pe',
-`api_chk_put_signal("MD_NAME", MD_CTX, dest, source, nelems * sizeof($2), sig_addr, sig_op, pe);
-    comm_put_signal(MD_CTX, dest, source, nelems * sizeof($2), sig_addr, signal, sig_op, pe, $7);')')
+`size_t len = api_bytes("MD_NAME", "nelems", nelems, sizeof($2));
+    api_chk_put_signal("MD_NAME", MD_CTX, dest, source, len, sig_addr, sig_op, pe);
+    api_put_signal(MD_CTX, dest, source, len, sig_addr, signal, sig_op, pe, $7);')')
 m4_define(`MF_PUT_SIGNAL_TT', `MF_PUT_SIGNAL_T(`$1', `$2', `$3', `$4', `$5', `', 0)MF_PUT_SIGNAL_T(`$1', `$2', `$3', `$4', `$5', `_nbi', 1)')
 
 # sized forms: $1 suffix, $2 element bytes
 m4_define(`MF_PUT_S', `MD_DEFC(`void', `put$1', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`size_t off;
-    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * $2, pe, &off);
-    comm_put_seg(MD_CTX, seg, off, source, nelems * $2, pe);')')
+`size_t off, len = api_bytes("MD_NAME", "nelems", nelems, $2);
+    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, len, pe, &off);
+    if (OFS_LIKELY(seg >= 0))
+        comm_put_seg(MD_CTX, seg, off, source, len, pe);')')
 m4_define(`MF_GET_S', `MD_DEFC(`void', `get$1', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`size_t off;
-    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * $2, pe, &off);
-    comm_get_seg(MD_CTX, dest, seg, off, nelems * $2, pe);')')
+`size_t off, len = api_bytes("MD_NAME", "nelems", nelems, $2);
+    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, len, pe, &off);
+    if (OFS_LIKELY(seg >= 0))
+        comm_get_seg(MD_CTX, dest, seg, off, len, pe);')')
 m4_define(`MF_PUT_NBI_S', `MD_DEFC(`void', `put$1_nbi', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`size_t off;
-    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, nelems * $2, pe, &off);
-    comm_put_nbi_seg(MD_CTX, seg, off, source, nelems * $2, pe);')')
+`size_t off, len = api_bytes("MD_NAME", "nelems", nelems, $2);
+    int seg = api_chk_put("MD_NAME", MD_CTX, dest, source, len, pe, &off);
+    if (OFS_LIKELY(seg >= 0))
+        comm_put_nbi_seg(MD_CTX, seg, off, source, len, pe);')')
 m4_define(`MF_GET_NBI_S', `MD_DEFC(`void', `get$1_nbi', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int pe', `dest, source, nelems, pe',
-`size_t off;
-    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, nelems * $2, pe, &off);
-    comm_get_nbi_seg(MD_CTX, dest, seg, off, nelems * $2, pe);')')
+`size_t off, len = api_bytes("MD_NAME", "nelems", nelems, $2);
+    int seg = api_chk_get("MD_NAME", MD_CTX, dest, source, len, pe, &off);
+    if (OFS_LIKELY(seg >= 0))
+        comm_get_nbi_seg(MD_CTX, dest, seg, off, len, pe);')')
 m4_define(`MF_IPUT_S', `MD_DEFC(`void', `iput$1', `', 0, `', `void',
 `void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe',
 `dest, source, dst, sst, nelems, pe',
@@ -161,8 +170,9 @@ m4_define(`MF_IBGET_S', `MD_DEFC(`void', `ibget$1', `', 0, `', `void',
 m4_define(`MF_PUT_SIGNAL_S1', `MD_DEFC(`void', `put$1_signal$3', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe',
 `dest, source, nelems, sig_addr, signal, sig_op, pe',
-`api_chk_put_signal("MD_NAME", MD_CTX, dest, source, nelems * $2, sig_addr, sig_op, pe);
-    comm_put_signal(MD_CTX, dest, source, nelems * $2, sig_addr, signal, sig_op, pe, $4);')')
+`size_t len = api_bytes("MD_NAME", "nelems", nelems, $2);
+    api_chk_put_signal("MD_NAME", MD_CTX, dest, source, len, sig_addr, sig_op, pe);
+    api_put_signal(MD_CTX, dest, source, len, sig_addr, signal, sig_op, pe, $4);')')
 m4_define(`MF_PUT_SIGNAL_S', `MF_PUT_SIGNAL_S1(`$1', `$2', `', 0)MF_PUT_SIGNAL_S1(`$1', `$2', `_nbi', 1)')
 
 m4_define(`MF_RMA', `m4_dnl
@@ -322,19 +332,19 @@ MT_SYNC_SHORT(`MF_WAIT_T')MT_SYNC(`MF_MULTI_T')MT_SYNC_DEPR(`MF_WAIT_DEPR_T')m4_
 m4_define(`MF_COLL_T', `m4_dnl
 MD_DEF(`int', `$1_broadcast', `broadcast', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nelems, int PE_root', `team, dest, source, nelems, PE_root',
-`api_chk_coll("MD_NAME", team, dest, source, nelems * sizeof($2));
+`api_chk_bcast("MD_NAME", team, dest, source, nelems, sizeof($2), PE_root);
     return coll_broadcast(team, dest, source, nelems, sizeof($2), PE_root);')m4_dnl
 MD_DEF(`int', `$1_collect', `collect', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nelems', `team, dest, source, nelems',
-`api_chk_coll("MD_NAME", team, dest, source, nelems * sizeof($2));
-    return coll_collect(team, dest, source, nelems, sizeof($2));')m4_dnl
+`api_chk_collect("MD_NAME", team, dest, source, nelems, sizeof($2));
+    return coll_collect("MD_NAME", team, dest, source, nelems, sizeof($2));')m4_dnl
 MD_DEF(`int', `$1_fcollect', `fcollect', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nelems', `team, dest, source, nelems',
-`api_chk_coll_n("MD_NAME", team, dest, source, nelems * sizeof($2), 0);
+`api_chk_coll_n("MD_NAME", team, dest, source, nelems, sizeof($2), 0);
     return coll_fcollect(team, dest, source, nelems, sizeof($2));')m4_dnl
 MD_DEF(`int', `$1_alltoall', `alltoall', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nelems', `team, dest, source, nelems',
-`api_chk_coll_n("MD_NAME", team, dest, source, nelems * sizeof($2), 1);
+`api_chk_coll_n("MD_NAME", team, dest, source, nelems, sizeof($2), 1);
     return coll_alltoall(team, dest, source, nelems, sizeof($2));')m4_dnl
 MD_DEF(`int', `$1_alltoalls', `alltoalls', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems', `team, dest, source, dst, sst, nelems',
@@ -344,12 +354,12 @@ MD_DEF(`int', `$1_alltoalls', `alltoalls', 1, `$5', `$2',
 # $6 op name, $7 COLL_OP_ suffix
 m4_define(`MF_REDUCE1', `MD_DEF(`int', `$1_$6_reduce', `$6_reduce', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nreduce', `team, dest, source, nreduce',
-`api_chk_coll("MD_NAME", team, dest, source, nreduce * sizeof($2));
+`api_chk_reduce("MD_NAME", team, dest, source, nreduce, sizeof($2), "nreduce");
     return coll_reduce(team, dest, source, nreduce, COLL_OP_$7, COLL_T_$4);')')
 m4_define(`MF_TOALL1', `MD_DEF(`void', `$1_$6_to_all', `', 0, `', `$2',
 `$2 *dest, const $2 *source, int nreduce, int PE_start, int logPE_stride, int PE_size, $2 *pWrk, long *pSync',
 `dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync',
-`api_chk_aset("MD_NAME", dest, source, (size_t)nreduce * sizeof($2), PE_start, logPE_stride, PE_size, pSync);
+`api_chk_to_all("MD_NAME", dest, source, nreduce, sizeof($2), PE_start, logPE_stride, PE_size, pWrk, pSync);
     coll_reduce_aset(dest, source, nreduce, COLL_OP_$7, COLL_T_$4, PE_start, logPE_stride, PE_size, pWrk, pSync);')')
 m4_define(`MF_RED_BIT', `MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `and', `AND')MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `or', `OR')MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `xor', `XOR')')
 m4_define(`MF_RED_MINMAX', `MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `max', `MAX')MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `min', `MIN')')
@@ -357,7 +367,7 @@ m4_define(`MF_RED_ARITH', `MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `sum', `SUM'
 # OpenSHMEM 1.6 prefix sums: $6 inscan|exscan, $7 1 when exclusive
 m4_define(`MF_SCAN1', `MD_DEF(`int', `$1_sum_$6', `sum_$6', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nelems', `team, dest, source, nelems',
-`api_chk_scan("MD_NAME", team, dest, source, nelems * sizeof($2));
+`api_chk_reduce("MD_NAME", team, dest, source, nelems, sizeof($2), "nelems");
     return coll_scan(team, dest, source, nelems, COLL_T_$4, $7);')')
 m4_define(`MF_SCAN', `MF_SCAN1(`$1', `$2', `$3', `$4', `$5', `inscan', 0)MF_SCAN1(`$1', `$2', `$3', `$4', `$5', `exscan', 1)')
 m4_define(`MF_TOALL_BIT', `MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `and', `AND')MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `or', `OR')MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `xor', `XOR')')

@@ -50,16 +50,24 @@ static inline void api_chk_ctx(const char *r, struct comm_ctx *ctx)
 /* OpenSHMEM 1.5: point-to-point routines on a context created from a team take PE
  * numbers relative to that team; translated to world numbers here (ctx.c) */
 int api_team_pe(const char *r, struct comm_ctx *ctx, int pe) OFS_HIDDEN;
-static inline int api_ctx_pe(const char *r, struct comm_ctx *ctx, int pe)
+OFS_CHECK_INLINE int api_ctx_pe(const char *r, struct comm_ctx *ctx, int pe)
 {
     if (OFS_LIKELY(ctx == NULL || ctx->team == NULL || ctx->team == &shmem_internal_team_world))
         return pe;
     return api_team_pe(r, ctx, pe);
 }
 
-/* put/get checks return the segment and offset of the symmetric side for comm_*_seg */
-static inline int api_chk_put(const char *r, struct comm_ctx *ctx, const void *dest,
-                              const void *src, size_t len, int pe, size_t *off_p)
+/* nelems elements of es bytes (the generated wrappers): overflow-checked, so that
+ * (1 << 61) + 1 longs is an error and not 8 bytes */
+OFS_CHECK_INLINE size_t api_bytes(const char *r, const char *arg, size_t nelems, size_t es)
+{
+    return ofs_check_mul(r, arg, nelems, nelems, es);
+}
+
+/* put/get checks return the segment and offset of the symmetric side for comm_*_seg,
+ * or -1 when len is 0: then nothing moves, and either pointer may be NULL (spec) */
+OFS_CHECK_INLINE int api_chk_put(const char *r, struct comm_ctx *ctx, const void *dest,
+                                 const void *src, size_t len, int pe, size_t *off_p)
 {
     int seg;
     ofs_check_init(r);
@@ -74,8 +82,8 @@ static inline int api_chk_put(const char *r, struct comm_ctx *ctx, const void *d
     return seg;
 }
 
-static inline int api_chk_get(const char *r, struct comm_ctx *ctx, const void *dest,
-                              const void *src, size_t len, int pe, size_t *off_p)
+OFS_CHECK_INLINE int api_chk_get(const char *r, struct comm_ctx *ctx, const void *dest,
+                                 const void *src, size_t len, int pe, size_t *off_p)
 {
     int seg;
     ofs_check_init(r);
@@ -90,19 +98,31 @@ static inline int api_chk_get(const char *r, struct comm_ctx *ctx, const void *d
     return seg;
 }
 
-/* extent in bytes of nelems elements at stride (elements) */
-/* bytes spanned by nblocks blocks of bsize elements, block starts stride elements apart */
-static inline size_t api_extent_b(ptrdiff_t stride, size_t bsize, size_t nblocks, size_t elem)
+void api_bad_extent(const char *r, const char *st_arg, ptrdiff_t stride, const char *cnt_arg,
+                    size_t cnt, size_t bsize, size_t elem) OFS_NORETURN OFS_HIDDEN;
+/* Bytes spanned by nblocks blocks of bsize elements of elem bytes, block starts stride
+ * elements apart: ((nblocks - 1) * stride + bsize) * elem, 0 when there is nothing;
+ * overflow-checked, and reported with the stride and count arguments (st_arg, cnt_arg) */
+OFS_CHECK_INLINE size_t api_extent_b(const char *r, const char *st_arg, ptrdiff_t stride,
+                                     const char *cnt_arg, size_t bsize, size_t nblocks, size_t elem)
 {
-    return nblocks && bsize ? ((nblocks - 1) * (size_t)stride + bsize) * elem : 0;
+    size_t e;
+    if (nblocks == 0 || bsize == 0)
+        return 0;
+#ifdef OFS_ERROR_CHECKING
+    if (OFS_UNLIKELY(__builtin_mul_overflow(nblocks - 1, (size_t)stride, &e) |
+                     __builtin_add_overflow(e, bsize, &e) | __builtin_mul_overflow(e, elem, &e)))
+        api_bad_extent(r, st_arg, stride, cnt_arg, nblocks, bsize, elem);
+#else
+    (void)r;
+    (void)st_arg;
+    (void)cnt_arg;
+    e = ((nblocks - 1) * (size_t)stride + bsize) * elem;
+#endif
+    return e;
 }
 
-static inline size_t api_extent(ptrdiff_t stride, size_t nelems, size_t elem)
-{
-    return api_extent_b(stride, 1, nelems, elem);
-}
-
-static inline void api_chk_strides(const char *r, ptrdiff_t dst, ptrdiff_t sst)
+OFS_CHECK_INLINE void api_chk_strides(const char *r, ptrdiff_t dst, ptrdiff_t sst)
 {
 #ifdef OFS_ERROR_CHECKING
     if (OFS_UNLIKELY(dst < 1))
@@ -116,47 +136,59 @@ static inline void api_chk_strides(const char *r, ptrdiff_t dst, ptrdiff_t sst)
 #endif
 }
 
-static inline void api_chk_ibput(const char *r, struct comm_ctx *ctx, const void *dest,
-                                 const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                                 size_t nblocks, size_t elem, int pe)
+/* the part of the strided checks that is not about buffers; then the remote side must
+ * be symmetric over its whole extent and the local one not NULL, both extents
+ * overflow-checked (api_extent_b) */
+OFS_CHECK_INLINE void api_chk_strided(const char *r, struct comm_ctx *ctx, ptrdiff_t dst,
+                                      ptrdiff_t sst, int pe)
 {
     ofs_check_init(r);
     api_chk_ctx(r, ctx);
     ofs_check_pe(r, pe);
     api_chk_strides(r, dst, sst);
-    ofs_check_sym(r, "dest", dest, api_extent_b(dst, bsize, nblocks, elem));
-    ofs_check_nonnull(r, "source", src, nblocks * bsize);
 }
 
-static inline void api_chk_ibget(const char *r, struct comm_ctx *ctx, const void *dest,
-                                 const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
-                                 size_t nblocks, size_t elem, int pe)
+OFS_CHECK_INLINE void api_chk_ibput(const char *r, struct comm_ctx *ctx, const void *dest,
+                                    const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                                    size_t nblocks, size_t elem, int pe)
 {
-    ofs_check_init(r);
-    api_chk_ctx(r, ctx);
-    ofs_check_pe(r, pe);
-    api_chk_strides(r, dst, sst);
-    ofs_check_sym(r, "source", src, api_extent_b(sst, bsize, nblocks, elem));
-    ofs_check_nonnull(r, "dest", dest, nblocks * bsize);
+    api_chk_strided(r, ctx, dst, sst, pe);
+    ofs_check_sym(r, "dest", dest, api_extent_b(r, "dst", dst, "nblocks", bsize, nblocks, elem));
+    ofs_check_nonnull(r, "source", src,
+                      api_extent_b(r, "sst", sst, "nblocks", bsize, nblocks, elem));
 }
 
-static inline void api_chk_iput(const char *r, struct comm_ctx *ctx, const void *dest,
-                                const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                                size_t elem, int pe)
+OFS_CHECK_INLINE void api_chk_ibget(const char *r, struct comm_ctx *ctx, const void *dest,
+                                    const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                                    size_t nblocks, size_t elem, int pe)
 {
-    api_chk_ibput(r, ctx, dest, src, dst, sst, 1, nelems, elem, pe);
+    api_chk_strided(r, ctx, dst, sst, pe);
+    ofs_check_sym(r, "source", src, api_extent_b(r, "sst", sst, "nblocks", bsize, nblocks, elem));
+    ofs_check_nonnull(r, "dest", dest,
+                      api_extent_b(r, "dst", dst, "nblocks", bsize, nblocks, elem));
 }
 
-static inline void api_chk_iget(const char *r, struct comm_ctx *ctx, const void *dest,
-                                const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                                size_t elem, int pe)
+OFS_CHECK_INLINE void api_chk_iput(const char *r, struct comm_ctx *ctx, const void *dest,
+                                   const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                                   size_t elem, int pe)
 {
-    api_chk_ibget(r, ctx, dest, src, dst, sst, 1, nelems, elem, pe);
+    api_chk_strided(r, ctx, dst, sst, pe);
+    ofs_check_sym(r, "dest", dest, api_extent_b(r, "dst", dst, "nelems", 1, nelems, elem));
+    ofs_check_nonnull(r, "source", src, api_extent_b(r, "sst", sst, "nelems", 1, nelems, elem));
 }
 
-static inline void api_chk_put_signal(const char *r, struct comm_ctx *ctx, const void *dest,
-                                      const void *src, size_t len, const uint64_t *sig_addr,
-                                      int sig_op, int pe)
+OFS_CHECK_INLINE void api_chk_iget(const char *r, struct comm_ctx *ctx, const void *dest,
+                                   const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                                   size_t elem, int pe)
+{
+    api_chk_strided(r, ctx, dst, sst, pe);
+    ofs_check_sym(r, "source", src, api_extent_b(r, "sst", sst, "nelems", 1, nelems, elem));
+    ofs_check_nonnull(r, "dest", dest, api_extent_b(r, "dst", dst, "nelems", 1, nelems, elem));
+}
+
+OFS_CHECK_INLINE void api_chk_put_signal(const char *r, struct comm_ctx *ctx, const void *dest,
+                                         const void *src, size_t len, const uint64_t *sig_addr,
+                                         int sig_op, int pe)
 {
     ofs_check_init(r);
     api_chk_ctx(r, ctx);
@@ -172,9 +204,22 @@ static inline void api_chk_put_signal(const char *r, struct comm_ctx *ctx, const
 #endif
 }
 
+/* put-with-signal of no data still updates the signal (sync.c) */
+void api_signal_only(struct comm_ctx *ctx, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+    OFS_HIDDEN;
+OFS_CHECK_INLINE void api_put_signal(struct comm_ctx *ctx, void *dest, const void *src, size_t len,
+                                     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                     int nbi)
+{
+    if (OFS_UNLIKELY(len == 0))
+        api_signal_only(ctx, sig_addr, signal, sig_op, pe);
+    else
+        comm_put_signal(ctx, dest, src, len, sig_addr, signal, sig_op, pe, nbi);
+}
+
 /* AMO checks return the segment and offset of dest for comm_amo_seg */
-static inline int api_chk_amo(const char *r, struct comm_ctx *ctx, const void *dest, size_t size,
-                              int pe, size_t *off_p)
+OFS_CHECK_INLINE int api_chk_amo(const char *r, struct comm_ctx *ctx, const void *dest, size_t size,
+                                 int pe, size_t *off_p)
 {
     int seg;
     ofs_check_init(r);
@@ -187,8 +232,8 @@ static inline int api_chk_amo(const char *r, struct comm_ctx *ctx, const void *d
 #endif
     return seg;
 }
-static inline int api_chk_amo_nbi(const char *r, struct comm_ctx *ctx, const void *fetch,
-                                  const void *dest, size_t size, int pe, size_t *off_p)
+OFS_CHECK_INLINE int api_chk_amo_nbi(const char *r, struct comm_ctx *ctx, const void *fetch,
+                                     const void *dest, size_t size, int pe, size_t *off_p)
 {
     int seg = api_chk_amo(r, ctx, dest, size, pe, off_p);
     ofs_check_nonnull(r, "fetch", fetch, size);
@@ -202,54 +247,36 @@ static inline void api_chk_coll_team(const char *r, struct coll_team *team)
     ofs_check_team(r, "team", team); /* NULL, destroyed or garbage: named, never dereferenced */
 }
 
-static inline void api_chk_coll(const char *r, struct coll_team *team, const void *dest,
-                                const void *src, size_t len)
-{
-    api_chk_coll_team(r, team);
-    ofs_check_sym(r, "dest", dest, len);
-    ofs_check_nonnull(r, "source", src, len);
-}
-
-/* dest (and, for alltoall, source) hold one block of len bytes per team member */
-static inline void api_chk_coll_n(const char *r, struct coll_team *team, const void *dest,
-                                  const void *src, size_t len, int src_per_member)
-{
-    api_chk_coll_team(r, team);
-    ofs_check_sym(r, "dest", dest, len * (size_t)team->size);
-    ofs_check_nonnull(r, "source", src, src_per_member ? len * (size_t)team->size : len);
-}
-
+/* ---- collectives: argument checks (collectives are not on the small-message path,
+ * so these live out of line in coll_untyped.c).  Counts are in elements of es bytes;
+ * every size is overflow-checked and a zero count accepts any pointer.  dest and
+ * source are symmetric, as the spec has them (reductions and scans read other
+ * members' source; broadcast picks its algorithm from where source lies). ---- */
+/* broadcast: PE_root is team-relative, in [0, team size) */
+void api_chk_bcast(const char *r, struct coll_team *team, const void *dest, const void *src,
+                   size_t nelems, size_t es, int PE_root) OFS_HIDDEN;
+/* collect: dest holds at least this PE's block (the total is checked in src/coll) */
+void api_chk_collect(const char *r, struct coll_team *team, const void *dest, const void *src,
+                     size_t nelems, size_t es) OFS_HIDDEN;
+/* fcollect (src_per_member 0) and alltoall (1): dest (and for alltoall source) hold
+ * one block of nelems elements per team member */
+void api_chk_coll_n(const char *r, struct coll_team *team, const void *dest, const void *src,
+                    size_t nelems, size_t es, int src_per_member) OFS_HIDDEN;
 /* alltoalls: nelems elements per member, strides dst/sst in elements */
-static inline void api_chk_coll_s(const char *r, struct coll_team *team, const void *dest,
-                                  const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                                  size_t es)
-{
-    api_chk_coll_team(r, team);
-    api_chk_strides(r, dst, sst);
-    ofs_check_sym(r, "dest", dest, api_extent(dst, nelems * (size_t)team->size, es));
-    ofs_check_sym(r, "source", src, api_extent(sst, nelems * (size_t)team->size, es));
-}
-
-/* scans read other PEs' source: it must be symmetric too */
-static inline void api_chk_scan(const char *r, struct coll_team *team, const void *dest,
-                                const void *src, size_t len)
-{
-    api_chk_coll_team(r, team);
-    ofs_check_sym(r, "dest", dest, len);
-    ofs_check_sym(r, "source", src, len);
-}
-
-static inline void api_chk_aset(const char *r, const void *dest, const void *src, size_t len,
-                                int PE_start, int logPE_stride, int PE_size, const long *pSync)
-{
-    ofs_check_init(r);
-    ofs_check_pe(r, PE_start);
-    ofs_check_sym(r, "dest", dest, len);
-    ofs_check_nonnull(r, "source", src, len);
-    ofs_check_sym(r, "pSync", pSync, sizeof(long));
-    (void)logPE_stride;
-    (void)PE_size;
-}
+void api_chk_coll_s(const char *r, struct coll_team *team, const void *dest, const void *src,
+                    ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t es) OFS_HIDDEN;
+/* reductions and scans (cnt_arg: nreduce or nelems) */
+void api_chk_reduce(const char *r, struct coll_team *team, const void *dest, const void *src,
+                    size_t nreduce, size_t es, const char *cnt_arg) OFS_HIDDEN;
+/* active sets: PE_start/logPE_stride/PE_size describe PEs of the job and include this
+ * one; pSync is symmetric with sync_size longs (the spec's SHMEM_*_SYNC_SIZE) */
+void api_chk_aset(const char *r, int PE_start, int logPE_stride, int PE_size, const long *pSync,
+                  size_t sync_size) OFS_HIDDEN;
+/* shmem_TYPE_OP_to_all: the active set, dest/source of nreduce elements (source
+ * symmetric), pWrk of max(nreduce / 2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) elements */
+void api_chk_to_all(const char *r, const void *dest, const void *src, int nreduce, size_t es,
+                    int PE_start, int logPE_stride, int PE_size, const void *pWrk,
+                    const long *pSync) OFS_HIDDEN;
 
 /* ---- point-to-point synchronization (sync.c) ---- */
 void api_wait_until(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)

@@ -11,10 +11,15 @@
 
 #include <stdarg.h>
 
-static void sync_check(const char *r, const void *ivars, size_t nelems, size_t size, int cmp)
+/* ivars holds nelems elements (NULL is fine with none); a vector form reads nelems
+ * comparison values */
+static void sync_check(const char *r, const char *arg, const void *ivars, size_t nelems,
+                       size_t size, int cmp, const void *values, int vector)
 {
     ofs_check_init(r);
-    ofs_check_sym(r, "ivars", ivars, nelems * size);
+    ofs_check_sym(r, arg, ivars, ofs_check_mul(r, "nelems", nelems, nelems, size));
+    if (vector)
+        ofs_check_nonnull(r, "cmp_values", values, nelems * size);
 #ifdef OFS_ERROR_CHECKING
     if (OFS_UNLIKELY(cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_GE))
         ofs_bad_input(r, "cmp = %d is not a SHMEM_CMP_* constant", cmp);
@@ -38,7 +43,7 @@ static inline int sync_included(const int *status, size_t i)
 void api_wait_until(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)
 {
     unsigned iter = 0;
-    sync_check(r, ivar, 1, size, cmp);
+    sync_check(r, "ivar", ivar, 1, size, cmp, value, 0);
     while (!comm_test_cmp(ivar, cmp, value, size, kind == 1, kind == 2))
         comm_wait_backoff(&iter);
     comm_wait_end();
@@ -46,7 +51,7 @@ void api_wait_until(const char *r, void *ivar, int cmp, const void *value, size_
 
 int api_test(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)
 {
-    sync_check(r, ivar, 1, size, cmp);
+    sync_check(r, "ivar", ivar, 1, size, cmp, value, 0);
     if (comm_test_cmp(ivar, cmp, value, size, kind == 1, kind == 2))
         return 1;
     comm_test_poll(); /* a caller polling test() must still drive progress */
@@ -94,7 +99,7 @@ void api_wait_until_all(const char *r, void *ivars, size_t nelems, const int *st
                         const void *values, int vector, size_t size, int kind)
 {
     unsigned iter = 0;
-    sync_check(r, ivars, nelems, size, cmp);
+    sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
     while (!sync_all(ivars, nelems, status, cmp, values, vector, size, kind))
         comm_wait_backoff(&iter);
     comm_wait_end();
@@ -105,7 +110,7 @@ size_t api_wait_until_any(const char *r, void *ivars, size_t nelems, const int *
 {
     unsigned iter = 0;
     size_t i;
-    sync_check(r, ivars, nelems, size, cmp);
+    sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
     if (sync_none_included(nelems, status))
         return SIZE_MAX;
     while ((i = sync_any(ivars, nelems, status, cmp, values, vector, size, kind)) == SIZE_MAX)
@@ -120,8 +125,9 @@ size_t api_wait_until_some(const char *r, void *ivars, size_t nelems, size_t *in
 {
     unsigned iter = 0;
     size_t n;
-    sync_check(r, ivars, nelems, size, cmp);
-    ofs_check_nonnull(r, "indices", indices, nelems);
+    sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
+    ofs_check_nonnull(r, "indices", indices,
+                      ofs_check_mul(r, "nelems", nelems, nelems, sizeof(size_t)));
     if (sync_none_included(nelems, status))
         return 0;
     while ((n = sync_some(ivars, nelems, indices, status, cmp, values, vector, size, kind)) == 0)
@@ -133,7 +139,7 @@ size_t api_wait_until_some(const char *r, void *ivars, size_t nelems, size_t *in
 int api_test_all(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
                  const void *values, int vector, size_t size, int kind)
 {
-    sync_check(r, ivars, nelems, size, cmp);
+    sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
     if (sync_all(ivars, nelems, status, cmp, values, vector, size, kind))
         return 1;
     comm_test_poll();
@@ -144,7 +150,7 @@ size_t api_test_any(const char *r, void *ivars, size_t nelems, const int *status
                     const void *values, int vector, size_t size, int kind)
 {
     size_t i;
-    sync_check(r, ivars, nelems, size, cmp);
+    sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
     i = sync_any(ivars, nelems, status, cmp, values, vector, size, kind);
     if (i == SIZE_MAX)
         comm_test_poll();
@@ -155,8 +161,9 @@ size_t api_test_some(const char *r, void *ivars, size_t nelems, size_t *indices,
                      int cmp, const void *values, int vector, size_t size, int kind)
 {
     size_t n;
-    sync_check(r, ivars, nelems, size, cmp);
-    ofs_check_nonnull(r, "indices", indices, nelems);
+    sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
+    ofs_check_nonnull(r, "indices", indices,
+                      ofs_check_mul(r, "nelems", nelems, nelems, sizeof(size_t)));
     n = sync_some(ivars, nelems, indices, status, cmp, values, vector, size, kind);
     if (n == 0)
         comm_test_poll();
@@ -174,6 +181,8 @@ OFS_WEAK_ALIAS(shmem_signal_fetch)
 
 OFS_API uint64_t pshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)
 {
+    ofs_check_init("shmem_signal_wait_until");
+    ofs_check_sym("shmem_signal_wait_until", "sig_addr", sig_addr, sizeof(uint64_t));
     api_wait_until("shmem_signal_wait_until", sig_addr, cmp, &cmp_value, sizeof(uint64_t), 0);
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
@@ -192,7 +201,58 @@ OFS_API void pshmem_wait_until(long *ivar, int cmp, long cmp_value)
 }
 OFS_WEAK_ALIAS(shmem_wait_until)
 
-/* ---- cold error reports and SHMEM_DEBUG checks of api.h ---- */
+/* ---- cold error reports and SHMEM_DEBUG checks of api.h and ofs_check.h ---- */
+#ifdef OFS_ERROR_CHECKING
+int ofs_sym_miss(const char *routine, const char *arg, const void *addr, size_t len)
+{
+    size_t off;
+    int s;
+
+    if (len == 0)
+        return -1; /* nothing is accessed (spec: a NULL pointer with a zero count is fine) */
+    if (addr == NULL)
+        ofs_bad_input(routine, "%s is NULL with a length of %zu bytes", arg, len);
+    s = heap_seg_of(addr, 0, &off);
+    if (s >= 0)
+        ofs_bad_input(routine,
+                      "%s = %p (%zu bytes) runs past the end of the symmetric %s "
+                      "(%zu bytes from %s to its end)",
+                      arg, addr, len, s == HEAP_SEG_HEAP ? "heap" : "data segment",
+                      heap_g.seg[s].len - off, arg);
+    ofs_bad_input(routine,
+                  "%s = %p (%zu bytes) is not symmetric: it must come from "
+                  "shmem_malloc or be a global or static variable",
+                  arg, addr, len);
+    return -1;
+}
+
+void api_bad_extent(const char *r, const char *st_arg, ptrdiff_t stride, const char *cnt_arg,
+                    size_t cnt, size_t bsize, size_t elem)
+{
+    if (bsize == 1)
+        ofs_bad_input(r,
+                      "%s = %td, %s = %zu: the extent ((%s - 1) * %s + 1) * %zu bytes "
+                      "overflows size_t",
+                      st_arg, stride, cnt_arg, cnt, cnt_arg, st_arg, elem);
+    ofs_bad_input(r,
+                  "%s = %td, %s = %zu, bsize = %zu: the extent ((%s - 1) * %s + bsize) * %zu "
+                  "bytes overflows size_t",
+                  st_arg, stride, cnt_arg, cnt, bsize, cnt_arg, st_arg, elem);
+}
+
+void ofs_bad_size(const char *routine, const char *arg, size_t value)
+{
+    ofs_bad_input(routine, "%s = %zu is too large: the size in bytes it implies overflows size_t",
+                  arg, value);
+}
+#endif
+
+void api_signal_only(struct comm_ctx *ctx, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+{
+    comm_amo(ctx, sig_op == SHMEM_SIGNAL_ADD ? COMM_AMO_ADD : COMM_AMO_SET, COMM_DT_U64, sig_addr,
+             &signal, NULL, NULL, pe, 0);
+}
+
 void api_bad_ctx(const char *routine)
 {
     ofs_bad_input(routine, "ctx = SHMEM_CTX_INVALID (NULL) is not a context");

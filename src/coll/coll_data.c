@@ -14,6 +14,7 @@
  * Alltoall: pairwise exchange (step s sends to me + s, spreading the targets), linear.
  */
 #include "coll_internal.h"
+#include "ofs_check.h"
 
 #include <stdlib.h>
 
@@ -167,6 +168,8 @@ void coll_grp_collectv(struct coll_grp *g, void *dest_, const void *src, const s
     int n = g->size, me = g->me, alg = coll_cfg.collect;
     size_t total = offs[n - 1] + lens[n - 1];
 
+    if (total == 0)
+        return; /* every member knows: nothing to move, dest may be NULL */
     if (src && src != dest + offs[me] && lens[me])
         memmove(dest + offs[me], src, lens[me]);
     if (n == 1)
@@ -259,9 +262,10 @@ int coll_fcollect(struct coll_team *team, void *dest, const void *src, size_t ne
     return 0;
 }
 
-/* every member's length, then offsets = exclusive prefix sums */
-static void collect_offsets(struct coll_grp *g, uint64_t *sizes, size_t len, size_t *offs,
-                            size_t *lens)
+/* every member's length, then offsets = exclusive prefix sums; dest must hold the
+ * total (checked here: only now is it known) */
+static void collect_offsets(const char *r, struct coll_grp *g, uint64_t *sizes, const void *dest,
+                            size_t nelems, size_t len, size_t *offs, size_t *lens)
 {
     uint64_t mine = len;
     int n = g->size;
@@ -271,11 +275,12 @@ static void collect_offsets(struct coll_grp *g, uint64_t *sizes, size_t len, siz
     for (int i = 0; i < n; i++) {
         offs[i] = o;
         lens[i] = sizes[i];
-        o += sizes[i];
+        o = ofs_check_add(r, "nelems", nelems, o, sizes[i]);
     }
+    ofs_check_sym(r, "dest", dest, o);
 }
 
-int coll_collect(struct coll_team *team, void *dest, const void *src, size_t nelems,
+int coll_collect(const char *r, struct coll_team *team, void *dest, const void *src, size_t nelems,
                  size_t elem_size)
 {
     struct coll_grp *g = coll_team_grp(team);
@@ -284,7 +289,7 @@ int coll_collect(struct coll_team *team, void *dest, const void *src, size_t nel
 
     if (!offs)
         ofs_fatal(1, "collect: out of host memory");
-    collect_offsets(g, (uint64_t *)g->scratch, nelems * elem_size, offs, offs + n);
+    collect_offsets(r, g, (uint64_t *)g->scratch, dest, nelems, nelems * elem_size, offs, offs + n);
     coll_grp_collectv(g, dest, src, offs, offs + n);
     free(offs);
     return 0;
