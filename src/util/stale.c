@@ -50,6 +50,13 @@ static int ofs_pid_stale(unsigned long pid, unsigned long long ns)
         return 0;
     if ((pid_t)pid == getpid())
         return 1;
+    return ofs_pid_gone(pid, ns);
+}
+
+int ofs_pid_gone(unsigned long pid, unsigned long long ns)
+{
+    if (pid == 0 || ns == 0 || ns != ofs_pidns() || (pid_t)pid == getpid())
+        return 0;
     if (kill((pid_t)pid, 0) != 0)
         return errno == ESRCH;
     /* a zombie (a PE killed after its launcher left, not yet reaped) is dead too */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 struct ofi_state ofi_g = { .tcq_fd = -1 };
 
@@ -608,6 +609,8 @@ static ofs_status_t ofi_init(const unsigned char *peers)
         return st;
     me.am_part = ofi_g.am_on ? ofi_g.am_part : 0;
     me.rxm_eager = ofi_rxm_eager();
+    me.pid = (uint64_t)getpid();
+    me.pidns = ofs_pidns();
     ofi_me = me;
     return rt_kv_put("ofi.peer", &me, sizeof(me));
 }
