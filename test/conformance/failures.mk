@@ -4,3 +4,4 @@ EXTRA_DIST += test/conformance/stale_owner.sh
 check_PROGRAMS += test/conformance/peer_gone
 test_conformance_peer_gone_LDADD = $(TEST_LDADD)
 EXTRA_DIST += test/conformance/peer_gone.sh
+EXTRA_DIST += test/conformance/shm_names.sh

@@ -332,6 +332,9 @@ void ofi_put_visible_setup(void) OFS_HIDDEN;
 /* ofi_names.c: shm endpoint names, stale regions swept */
 void ofi_names_init(void) OFS_HIDDEN;
 const char *ofi_ep_name(unsigned serial, char *buf, size_t len) OFS_HIDDEN;
+/* Is the shm provider's region for an endpoint of that name free?  Else one line
+ * naming the file and its owner, and OFS_ERR_IO */
+ofs_status_t ofi_name_check(const char *name) OFS_HIDDEN;
 /* An active peer's address on the shm provider without "fi_shm://" (in buf), else
  * NULL */
 const char *ofi_peer_shm_name(int pe, char buf[OFI_NAME_MAX + 1]) OFS_HIDDEN;

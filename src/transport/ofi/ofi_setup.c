@@ -856,6 +856,8 @@ static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p)
         char name[OFI_NAME_MAX];
         const char *n = ofi_ep_name(
             target ? 0 : __atomic_add_fetch(&ctx_serial, 1, __ATOMIC_RELAXED), name, sizeof(name));
+        if (n && (st = ofi_name_check(n)) != OFS_OK)
+            goto err_free;
         if (n) {
             info = fi_dupinfo(ofi_g.info);
             if (!info) {
