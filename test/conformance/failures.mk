@@ -5,3 +5,4 @@ check_PROGRAMS += test/conformance/peer_gone
 test_conformance_peer_gone_LDADD = $(TEST_LDADD)
 EXTRA_DIST += test/conformance/peer_gone.sh
 EXTRA_DIST += test/conformance/shm_names.sh
+EXTRA_DIST += test/conformance/tcp_loopback.sh

@@ -149,6 +149,7 @@ struct ofi_state {
     unsigned long long nofile_was, nofile;
     struct fid_cntr *tcntr; /* RMA/atomics aimed at us (FI_RMA_EVENT), NULL if none */
     int rma_event;
+    int loopback;    /* every PE on this node: FI_TCP_IFACE/FI_SOCKETS_IFACE set to lo */
     int put_visible; /* a completed put is in the target's memory (shm by CMA) */
     struct fid_mr *mr[HEAP_NSEGS];
     void *mr_desc[HEAP_NSEGS];
