@@ -95,13 +95,15 @@ static int ofi_dead_local_peer(void)
  * tcp;ofi_rxm 1.17), and a launcher slow to end the job would leave this PE waiting. */
 static __attribute__((noinline, cold)) void ofi_wait_watch(void)
 {
-    int pe = ofi_dead_local_peer();
+    int pe;
 
-    if (pe >= 0)
-        ofs_fatal(1,
-                  "ofi: peer PE %d is gone (its process ended or the connection to it was "
-                  "lost) while this PE waited for operations to complete",
-                  pe);
+    /* past shmem_finalize's final barrier, peers may have exited normally */
+    if (ofs_g.finalizing || (pe = ofi_dead_local_peer()) < 0)
+        return;
+    ofs_fatal(1,
+              "ofi: peer PE %d is gone (its process ended or the connection to it was "
+              "lost) while this PE waited for operations to complete",
+              pe);
 }
 
 void ofi_cq_err_fatal(const struct ofi_ctx *c, struct fid_cq *cq, const struct fi_cq_err_entry *err,
