@@ -45,12 +45,16 @@ ssize_t getrandom(void *buf, size_t len, unsigned flags)
 }
 EOS
 ${CC:-cc} -shared -fPIC -o "$tmp/fixrand.so" "$tmp/fixrand.c" || { echo "cannot build the preload"; exit 1; }
+preload=$tmp/fixrand.so
+# under AddressSanitizer its runtime must come first
+asan=$(${CC:-cc} -print-file-name=libasan.so 2>/dev/null)
+[ -n "$OFS_SANITIZED" ] && [ -f "$asan" ] && preload="$asan $preload"
 cat >"$tmp/plant_new" <<EOS
 #!/bin/bash
 f="/dev/shm/\$\$_ofs${ns}_r1111111111111111:$uid:0"
 : >"\$f"; chmod 666 "\$f"; chown 65534:65534 "\$f"
 echo "\$f" >>"$tmp/planted"
-LD_PRELOAD="$tmp/fixrand.so" exec "\$@"
+LD_PRELOAD="$preload" exec "\$@"
 EOS
 chmod +x "$tmp/plant_new"
 bash "$here/../reliability/expect_fail.sh" 2 nonzero 20 \
