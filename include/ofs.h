@@ -104,8 +104,12 @@ void ofs_log_debug(const char *fmt, ...) OFS_PRINTF(1, 2) OFS_HIDDEN;
  * the files that PEs killed with SIGKILL left (heap objects, shm provider regions). */
 unsigned long long ofs_pidns(void) OFS_HIDDEN;
 void ofs_sweep_dead(void) OFS_HIDDEN;
-/* Unlink the entries of dir that pick(name, arg) chooses; returns how many.
- * Async-signal-safe where pick is. */
+/* Has process pid of pid namespace ns (a process of this node) ended (a zombie
+ * counts)?  0 when that cannot be told: another namespace, or our own pid. */
+int ofs_pid_gone(unsigned long pid, unsigned long long ns) OFS_HIDDEN;
+/* Unlink the entries of dir that pick(name, arg) chooses and that are regular files
+ * (not links) owned by our effective uid; returns how many.  Async-signal-safe where
+ * pick is. */
 int ofs_sweep(const char *dir, int (*pick)(const char *name, const void *arg), const void *arg)
     OFS_HIDDEN;
 /* Is name "<pid>_ofs<pidns>" followed by ':' or '_', a shm provider region of one of

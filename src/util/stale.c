@@ -7,6 +7,12 @@
  * cannot be read).  Every PE sweeps at start-up (heap_init), whatever its route.
  * And the handlers that remove such files while a launcher ends the job chain to
  * whoever had the signal before them (ofs_sig_chain_*).
+ *
+ * Only files that are provably this user's own are removed: a regular file (never a
+ * link, which fstatat does not follow) owned by our effective uid, besides the name
+ * check of the caller's pick.  A job run as root would otherwise remove other users'
+ * files that merely look like ours.  In a sticky directory (/dev/shm) nobody but the
+ * owner (and root) can replace that file between the check and the unlink.
  */
 #define _GNU_SOURCE
 #include "ofs.h"
@@ -18,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 unsigned long long ofs_pidns(void)
@@ -43,6 +50,13 @@ static int ofs_pid_stale(unsigned long pid, unsigned long long ns)
         return 0;
     if ((pid_t)pid == getpid())
         return 1;
+    return ofs_pid_gone(pid, ns);
+}
+
+int ofs_pid_gone(unsigned long pid, unsigned long long ns)
+{
+    if (pid == 0 || ns == 0 || ns != ofs_pidns() || (pid_t)pid == getpid())
+        return 0;
     if (kill((pid_t)pid, 0) != 0)
         return errno == ESRCH;
     /* a zombie (a PE killed after its launcher left, not yet reaped) is dead too */
@@ -58,9 +72,18 @@ static int ofs_pid_stale(unsigned long pid, unsigned long long ns)
     return rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X');
 }
 
-/* open, getdents64, unlinkat: no allocation, no stdio, so that a signal handler may
- * sweep too (ofi_names.c), with a pick that is async-signal-safe itself.  An entry
- * removed while the directory is read moves no other past the read position
+/* A regular file of our effective uid (fstatat and geteuid are async-signal-safe) */
+static int ofs_sweep_owned(int dirfd, const char *name)
+{
+    struct stat st;
+
+    return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+           st.st_uid == geteuid();
+}
+
+/* open, getdents64, fstatat, unlinkat: no allocation, no stdio, so that a signal
+ * handler may sweep too (ofi_names.c), with a pick that is async-signal-safe itself.
+ * An entry removed while the directory is read moves no other past the read position
  * (tmpfs), and a repeated one is only unlinked twice. */
 int ofs_sweep(const char *dir, int (*pick)(const char *name, const void *arg), const void *arg)
 {
@@ -75,7 +98,8 @@ int ofs_sweep(const char *dir, int (*pick)(const char *name, const void *arg), c
         for (ssize_t off = 0; off < n;) {
             const struct dirent64 *e = (const struct dirent64 *)(buf + off);
             off += e->d_reclen;
-            if (pick(e->d_name, arg) && unlinkat(fd, e->d_name, 0) == 0)
+            if (pick(e->d_name, arg) && ofs_sweep_owned(fd, e->d_name) &&
+                unlinkat(fd, e->d_name, 0) == 0)
                 removed++;
         }
     }

@@ -1,6 +1,7 @@
 /* Unit test: the names of shm provider regions (ofs_region_name) and the directory
  * sweep (ofs_sweep, also run from a signal handler) over more entries than one
- * getdents64 read returns. */
+ * getdents64 read returns; the sweep removes only regular files of our own uid: never
+ * a link, a directory, or (run as root) another user's file of a matching name. */
 #define _GNU_SOURCE
 #include "ofs.h"
 
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "unit_check.h"
@@ -34,6 +36,62 @@ static int pick_third(const char *name, const void *arg)
 {
     (void)arg;
     return name[0] == 'f' && atoi(name + 1) % 3 == 0;
+}
+
+static int pick_all_g(const char *name, const void *arg)
+{
+    (void)arg;
+    return name[0] == 'g';
+}
+
+static int exists_nofollow(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+/* Entries named like ours that are not ours to remove */
+static void check_owner(const char *dir)
+{
+    char own[512], other[512], link[512], sub[512], target[512];
+
+    snprintf(own, sizeof(own), "%s/g-own", dir);
+    snprintf(other, sizeof(other), "%s/g-other", dir);
+    snprintf(link, sizeof(link), "%s/g-link", dir);
+    snprintf(sub, sizeof(sub), "%s/g-dir", dir);
+    snprintf(target, sizeof(target), "%s/target", dir);
+    int fd = open(own, O_CREAT | O_WRONLY, 0600);
+    CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+    fd = open(target, O_CREAT | O_WRONLY, 0600);
+    CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+    CHECK(symlink(target, link) == 0);
+    CHECK(mkdir(sub, 0700) == 0);
+    int chowned = 0;
+    if (geteuid() == 0) {
+        fd = open(other, O_CREAT | O_WRONLY, 0600);
+        CHECK(fd >= 0);
+        if (fd >= 0)
+            close(fd);
+        chowned = chown(other, 65534, 65534) == 0; /* nobody */
+        CHECK(chowned);
+    } else {
+        printf("test_stale: not root, another user's file not tried\n");
+    }
+    CHECK(ofs_sweep(dir, pick_all_g, NULL) == 1);
+    CHECK(!exists_nofollow(own));
+    CHECK(exists_nofollow(link));   /* the link itself stays */
+    CHECK(exists_nofollow(target)); /* and what it names */
+    CHECK(exists_nofollow(sub));
+    if (chowned)
+        CHECK(exists_nofollow(other));
+    unlink(link);
+    unlink(target);
+    unlink(other);
+    rmdir(sub);
 }
 
 static int count_entries(const char *dir)
@@ -87,6 +145,7 @@ int main(void)
     }
     CHECK(ofs_sweep(dir, pick_third, NULL) == 0);
     CHECK(ofs_sweep("/nonexistent-ofs-dir", pick_third, NULL) == 0);
+    check_owner(dir);
     rmdir(dir);
 
     if (failures)

@@ -426,7 +426,7 @@ ssize_t ofi_am_poll(struct fid_cq *cq)
     unsigned long applied = 0;
     for (ssize_t k = 0; k < n; k++) {
         struct ofi_am_rx *r = e[k].op_context;
-        if (OFS_UNLIKELY(!r))
+        if (OFS_UNLIKELY(!r || ofi_is_pe_tag(r)))
             continue;
         if (ofi_am_bounce_give(e[k].op_context))
             continue; /* a message sent from here went out */
@@ -475,6 +475,7 @@ static void ofi_am_send(struct ofi_ctx *c, struct ofi_ctx *s, const struct ofi_a
     memcpy(b->buf, h, sizeof(*h));
     if (len)
         memcpy(b->buf + sizeof(*h), data, len);
+    b->pe = pe;
     struct iovec iov = { .iov_base = b->buf, .iov_len = n };
     void *desc = s->bounce_desc;
     struct fi_msg msg = { .msg_iov = &iov,

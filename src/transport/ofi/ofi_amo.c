@@ -125,7 +125,8 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
                                          .rma_iov = &rioc,
                                          .rma_iov_count = 1,
                                          .datatype = h->dt,
-                                         .op = h->op };
+                                         .op = h->op,
+                                         .context = ofi_pe_tag(pe) };
             while ((ret = fi_atomicmsg(c->ep, &msg, FI_DELIVERY_COMPLETE)) == -FI_EAGAIN)
                 ofi_ctx_progress(c, &iter);
             if (tmp && !ret) {
@@ -171,14 +172,14 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
     if (h->op == FI_CSWAP) {
         void *cd = ofi_local_desc(c, cmp, sz, FI_WRITE, &tmp_c);
         while ((ret = fi_compare_atomic(c->ep, operand, 1, od, cmp, cd, result, rd, c->addr[pe],
-                                        raddr, key, h->dt, h->op, NULL)) == -FI_EAGAIN)
+                                        raddr, key, h->dt, h->op, ofi_pe_tag(pe))) == -FI_EAGAIN)
             ofi_ctx_progress(c, &iter);
         if (OFS_UNLIKELY(ret))
             ofi_fatal_call("fi_compare_atomic", ret, "type %d, PE %d, raddr 0x%llx, key 0x%llx",
                            (int)h->dt, pe, (unsigned long long)raddr, (unsigned long long)key);
     } else {
         while ((ret = fi_fetch_atomic(c->ep, operand, 1, od, result, rd, c->addr[pe], raddr, key,
-                                      h->dt, h->op, NULL)) == -FI_EAGAIN)
+                                      h->dt, h->op, ofi_pe_tag(pe))) == -FI_EAGAIN)
             ofi_ctx_progress(c, &iter);
         if (OFS_UNLIKELY(ret))
             ofi_fatal_call("fi_fetch_atomic", ret,

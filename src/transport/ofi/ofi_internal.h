@@ -60,13 +60,29 @@ struct ofi_peer_info {
     char prov[32];      /* provider name (truncated) */
     uint64_t am_part;   /* put-with-signal messages: data per message; 0: none */
     uint64_t rxm_eager; /* ofi_rxm: FI_OFI_RXM_BUFFER_SIZE in effect; else 0 */
+    /* the process, to tell whether a same-node peer has died (ofi_peer_dead) */
+    uint64_t pid, pidns;
 };
 
 struct ofi_bounce {
     struct fi_context2 fictx; /* op context: first, so the CQ entry finds us */
     struct ofi_bounce *next;
     char *buf;
+    int pe; /* the target of the operation using it (named if it fails) */
 };
+
+/* The context of an operation that has no buffer to give back: its target PE, tagged
+ * in the low bit (buffers' contexts are aligned), so that an error completion can name
+ * the PE (a peer that died: ofi_peer_gone).  Successful completions of these are not
+ * asked for (FI_SELECTIVE_COMPLETION). */
+static inline void *ofi_pe_tag(int pe)
+{
+    return (void *)(((uintptr_t)(unsigned)pe << 1) | 1);
+}
+static inline int ofi_is_pe_tag(const void *op_context)
+{
+    return ((uintptr_t)op_context & 1) != 0;
+}
 
 /* How an atomic (op, type, fetching) is executed. */
 /* UNAVAIL: the provider crashes on it (udp;ofi_rxd fetching atomics): fatal if used */
@@ -133,6 +149,7 @@ struct ofi_state {
     unsigned long long nofile_was, nofile;
     struct fid_cntr *tcntr; /* RMA/atomics aimed at us (FI_RMA_EVENT), NULL if none */
     int rma_event;
+    int loopback;    /* every PE on this node: FI_TCP_IFACE/FI_SOCKETS_IFACE set to lo */
     int put_visible; /* a completed put is in the target's memory (shm by CMA) */
     struct fid_mr *mr[HEAP_NSEGS];
     void *mr_desc[HEAP_NSEGS];
@@ -207,6 +224,12 @@ static inline uint64_t ofi_raddr(int seg, size_t off, int pe)
 }
 
 /* Fatal data-path error: the call, its arguments and fi_strerror. */
+/* An error completion err, read from c's CQ (c NULL: the target endpoint's), of an
+ * operation of kind what: one line naming the PE it was aimed at where known (the peer
+ * is gone when the provider cancelled it or lost the connection), then the job ends.
+ * hint: appended to the line. */
+void ofi_cq_err_fatal(const struct ofi_ctx *c, struct fid_cq *cq, const struct fi_cq_err_entry *err,
+                      const char *what, const char *hint) OFS_NORETURN OFS_HIDDEN;
 void ofi_fatal_call(const char *call, ssize_t ret, const char *fmt, ...) OFS_PRINTF(3, 4)
     OFS_NORETURN OFS_HIDDEN;
 
@@ -310,6 +333,9 @@ void ofi_put_visible_setup(void) OFS_HIDDEN;
 /* ofi_names.c: shm endpoint names, stale regions swept */
 void ofi_names_init(void) OFS_HIDDEN;
 const char *ofi_ep_name(unsigned serial, char *buf, size_t len) OFS_HIDDEN;
+/* Is the shm provider's region for an endpoint of that name free?  Else one line
+ * naming the file and its owner, and OFS_ERR_IO */
+ofs_status_t ofi_name_check(const char *name) OFS_HIDDEN;
 /* An active peer's address on the shm provider without "fi_shm://" (in buf), else
  * NULL */
 const char *ofi_peer_shm_name(int pe, char buf[OFI_NAME_MAX + 1]) OFS_HIDDEN;

@@ -6,11 +6,16 @@
  * provider removes it at fi_close and, for SIGTERM/SIGINT, in its own signal handler;
  * a PE killed with SIGKILL leaves it behind, and a later process that gets the same
  * pid and the default name ("fi_shm://<pid>") cannot open its endpoint (fi_enable:
- * EBUSY).  So our endpoints are named "fi_shm://<pid>_ofs<pidns>[_c<n>]" (the pid
- * first: ofi_put_visible_setup reads it from there; the inode of the pid namespace so
- * that a sweep never takes a region of a process it cannot see), and at start-up each
- * PE removes the regions of that form whose pid is its own (it has none yet) or no
- * longer exists, whatever its route (src/util/stale.c).
+ * EBUSY).  And a name anyone can predict is one anyone can take first: another user
+ * who created "<pid>:<uid>:0" for the pids to come made such a PE die of SIGBUS in
+ * shmem_init (the provider maps the file it finds).  So our endpoints are named
+ * "fi_shm://<pid>_ofs<pidns>_r<64 random bits>[_c<n>]" (the pid first:
+ * ofi_put_visible_setup reads it from there; the inode of the pid namespace so that a
+ * sweep never takes a region of a process it cannot see), a name found taken all the
+ * same stops shmem_init with a line naming the file and its owner (ofi_name_check),
+ * and at start-up each PE removes the regions of that form, of its own user, whose
+ * pid is its own (it has none yet) or no longer exists, whatever its route
+ * (src/util/stale.c).
  *
  * And when the job goes down: a launcher ends it with SIGTERM to every PE, and Open
  * MPI's mpiexec (4.1) sends SIGKILL to all as soon as the first has died (its sleep
@@ -25,25 +30,70 @@
 #define _GNU_SOURCE
 #include "ofi_internal.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define OFI_SHM_PREFIX "fi_shm://"
 
-static char ofi_base_name[64]; /* "<pid>_ofs<pidns>", empty: provider's names */
+static char ofi_base_name[96]; /* "<pid>_ofs<pidns>_r<random>", empty: provider's names */
 
 void ofi_names_init(void)
 {
     const struct fi_info *i = ofi_g.info;
+    unsigned long long rnd = 0;
 
     ofi_base_name[0] = '\0';
     if (strcmp(i->fabric_attr->prov_name, "shm") != 0 || i->addr_format != FI_ADDR_STR ||
         !i->src_addr || strncmp(i->src_addr, OFI_SHM_PREFIX, strlen(OFI_SHM_PREFIX)) != 0)
         return;
-    snprintf(ofi_base_name, sizeof(ofi_base_name), "%ld_ofs%llu", (long)getpid(), ofs_pidns());
+    if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        rnd = ((unsigned long long)ts.tv_nsec << 20 ^ (unsigned long long)ts.tv_sec) *
+              0x9E3779B97F4A7C15ULL;
+    }
+    snprintf(ofi_base_name, sizeof(ofi_base_name), "%ld_ofs%llu_r%016llx", (long)getpid(),
+             ofs_pidns(), rnd);
+}
+
+/* Before the endpoint named name (ofi_ep_name) is opened: the provider would take a
+ * file of its region's name ("<name>:<uid>:<n>") that exists for its own, and die of
+ * SIGBUS on it.  Our names are unpredictable, so such a file is another's doing: one
+ * line naming it and its owner, and shmem_init fails. */
+ofs_status_t ofi_name_check(const char *name)
+{
+    const char *base = name + strlen(OFI_SHM_PREFIX);
+    size_t len = strlen(base);
+    DIR *d;
+    struct dirent *e;
+    ofs_status_t st = OFS_OK;
+
+    if (strncmp(name, OFI_SHM_PREFIX, strlen(OFI_SHM_PREFIX)) != 0 ||
+        !(d = opendir(OFS_SHM_PROVIDER_DIR)))
+        return OFS_OK;
+    while (st == OFS_OK && (e = readdir(d)) != NULL) {
+        struct stat sb;
+        if (strncmp(e->d_name, base, len) != 0 || e->d_name[len] != ':')
+            continue;
+        if (fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+            sb.st_uid = (uid_t)-1;
+        ofs_log_error("ofi: the shm provider's region for this PE's endpoint, %s/%s, exists "
+                      "already (owner uid %ld, this PE runs as %ld): another process created "
+                      "it; remove it, or choose the OFI route's provider with "
+                      "SHMEM_OFI_PROVIDER",
+                      OFS_SHM_PROVIDER_DIR, e->d_name, (long)(int)sb.st_uid, (long)geteuid());
+        st = OFS_ERR_IO;
+    }
+    closedir(d);
+    return st;
 }
 
 /* The string address the endpoint should have (target: serial 0), or NULL to keep the

@@ -53,19 +53,15 @@ static void ofi_target_poll_cq(void)
         return;
     if (n == -FI_EAVAIL) {
         struct fi_cq_err_entry err;
-        char buf[256] = "";
         memset(&err, 0, sizeof(err));
-        if (fi_cq_readerr(m->cq, &err, 0) > 0) {
-            fi_cq_strerror(m->cq, err.prov_errno, err.err_data, buf, sizeof(buf));
-            ofs_fatal(1, "ofi: the target endpoint reported an error: %s (%d); provider: %s%s",
-                      fi_strerror(err.err), err.err, buf,
-                      (err.err == FI_ETRUNC || err.err == -FI_ETRUNC) /* shm: negative */
-                          ? " (a put-with-signal message larger than this PE's receive buffers: "
-                            "SHMEM_OFI_AM_SIZE, SHMEM_OFI_AM_PART, SHMEM_BOUNCE_SIZE, "
-                            "SHMEM_OFI_INJECT_SIZE and FI_OFI_RXM_BUFFER_SIZE must be the same "
-                            "on every PE)"
-                          : "");
-        }
+        if (fi_cq_readerr(m->cq, &err, 0) > 0)
+            ofi_cq_err_fatal(NULL, m->cq, &err, "target endpoint",
+                             (err.err == FI_ETRUNC || err.err == -FI_ETRUNC) /* shm: negative */
+                                 ? " (a put-with-signal message larger than this PE's receive "
+                                   "buffers: SHMEM_OFI_AM_SIZE, SHMEM_OFI_AM_PART, "
+                                   "SHMEM_BOUNCE_SIZE, SHMEM_OFI_INJECT_SIZE and "
+                                   "FI_OFI_RXM_BUFFER_SIZE must be the same on every PE)"
+                                 : "");
         return;
     }
     ofi_fatal_call("fi_cq_read", n, "target CQ");

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "ofi_internal.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,17 +35,117 @@ static void ofi_backoff(unsigned *iter)
     nanosleep(&ts, NULL);
 }
 
-static OFS_NORETURN void ofi_cq_fail(struct fid_cq *cq, const char *what)
+/* The PE an operation was aimed at, from its completion's context: a tag
+ * (ofi_pe_tag) or a bounce buffer of c or of the target endpoint; else -1. */
+static int ofi_err_pe(const struct ofi_ctx *c, void *op_context)
+{
+    const struct ofi_ctx *owners[2] = { c, ofi_g.main };
+    const struct ofi_bounce *b = op_context;
+
+    if (ofi_is_pe_tag(op_context)) {
+        uintptr_t pe = (uintptr_t)op_context >> 1;
+        return pe < (uintptr_t)ofs_g.n_pes ? (int)pe : -1;
+    }
+    for (int i = 0; b && i < 2; i++)
+        if (owners[i] && owners[i]->bounces && b >= owners[i]->bounces &&
+            b < owners[i]->bounces + ofi_g.thresh.bounce_count)
+            return b->pe >= 0 && b->pe < ofs_g.n_pes ? b->pe : -1;
+    return -1;
+}
+
+/* Errors with which providers fail the operations aimed at a peer that went away:
+ * rxm cancels them when the tcp connection closes; shm's CMA finds no process */
+static int ofi_err_peer_lost(int err)
+{
+    switch (err < 0 ? -err : err) { /* shm reports negative values */
+    case FI_ECANCELED:
+    case FI_ECONNRESET:
+    case FI_ECONNABORTED:
+    case FI_ECONNREFUSED:
+    case FI_ENOTCONN:
+    case EPIPE:
+    case FI_EHOSTUNREACH:
+    case FI_ENETUNREACH:
+    case ESRCH: return 1;
+    }
+    return 0;
+}
+
+/* Has the process of PE pe, on this node, ended?  (Known for the PEs of this node
+ * only: the pid and pid namespace each published.) */
+static int ofi_peer_dead(int pe)
+{
+    const struct ofi_peer_info *p = &ofi_g.peers[pe];
+
+    return pe != ofs_g.my_pe && ofi_g.active[pe] && ofs_g.node_of &&
+           ofs_g.node_of[pe] == ofs_g.node_of[ofs_g.my_pe] && ofs_pid_gone(p->pid, p->pidns);
+}
+
+/* The first PE of this node whose process has ended, or -1 */
+static int ofi_dead_local_peer(void)
+{
+    for (int i = 0; ofs_g.local_pes && i < ofs_g.local_size; i++)
+        if (ofi_peer_dead(ofs_g.local_pes[i]))
+            return ofs_g.local_pes[i];
+    return -1;
+}
+
+/* A wait that has lasted (it sleeps between polls): some providers never complete,
+ * nor fail, an operation aimed at a peer that died (a fetching atomic over
+ * tcp;ofi_rxm 1.17), and a launcher slow to end the job would leave this PE waiting. */
+static __attribute__((noinline, cold)) void ofi_wait_watch(void)
+{
+    int pe;
+
+    /* past shmem_finalize's final barrier, peers may have exited normally */
+    if (ofs_g.finalizing || (pe = ofi_dead_local_peer()) < 0)
+        return;
+    ofs_fatal(1,
+              "ofi: peer PE %d is gone (its process ended or the connection to it was "
+              "lost) while this PE waited for operations to complete",
+              pe);
+}
+
+void ofi_cq_err_fatal(const struct ofi_ctx *c, struct fid_cq *cq, const struct fi_cq_err_entry *err,
+                      const char *what, const char *hint)
+{
+    char buf[256] = "";
+    int pe = ofi_err_pe(c, err->op_context), known = pe >= 0;
+    int e = err->err < 0 ? -err->err : err->err;
+
+    fi_cq_strerror(cq, err->prov_errno, err->err_data, buf, sizeof(buf));
+    /* shm loses the context of a failed operation (1.17) and reports EIO when the
+     * peer's process is gone: whose it was, the pids tell, once the dying process has
+     * become a zombie (CMA fails while it exits: a few ms are allowed for that) */
+    for (int i = 0; !known && i < 50 && (pe = ofi_dead_local_peer()) < 0; i++) {
+        struct timespec ts = { 0, 2000000 };
+        nanosleep(&ts, NULL);
+    }
+    if (pe >= 0 && (!known || ofi_err_peer_lost(err->err) || ofi_peer_dead(pe)))
+        ofs_fatal(1,
+                  "ofi: peer PE %d is gone (its process ended or the connection to it was "
+                  "lost): a %s operation%s failed: %s (%d); provider: %s%s",
+                  pe, what, known ? " to it" : "", fi_strerror(e), err->err, buf, hint);
+    if (ofi_err_peer_lost(err->err))
+        ofs_fatal(1,
+                  "ofi: a peer PE is gone (its process ended or the connection to it was "
+                  "lost): a %s operation failed: %s (%d); provider: %s%s",
+                  what, fi_strerror(e), err->err, buf, hint);
+    if (pe >= 0)
+        ofs_fatal(1, "ofi: a %s operation to PE %d failed: %s (%d); provider: %s%s", what, pe,
+                  fi_strerror(e), err->err, buf, hint);
+    ofs_fatal(1, "ofi: a %s operation failed: %s (%d); provider: %s%s", what, fi_strerror(e),
+              err->err, buf, hint);
+}
+
+static OFS_NORETURN void ofi_cq_fail(struct ofi_ctx *c, const char *what)
 {
     struct fi_cq_err_entry err;
-    char buf[256] = "";
 
     memset(&err, 0, sizeof(err));
-    if (fi_cq_readerr(cq, &err, 0) < 0)
+    if (fi_cq_readerr(c->cq, &err, 0) < 0)
         ofs_fatal(1, "ofi: %s completion queue reported an error that could not be read", what);
-    fi_cq_strerror(cq, err.prov_errno, err.err_data, buf, sizeof(buf));
-    ofs_fatal(1, "ofi: a %s operation failed: %s (%d); provider: %s", what, fi_strerror(err.err),
-              err.err, buf);
+    ofi_cq_err_fatal(c, c->cq, &err, what, "");
 }
 
 /* Harvest the context's CQ: bounce buffers come back, errors are fatal. */
@@ -55,11 +156,11 @@ static void ofi_cq_drain(struct ofi_ctx *c)
 
     if (n > 0) {
         for (ssize_t i = 0; i < n; i++) {
-            if (e[i].op_context)
+            if (e[i].op_context && !ofi_is_pe_tag(e[i].op_context))
                 ofi_bounce_push(c, e[i].op_context);
         }
     } else if (n == -FI_EAVAIL) {
-        ofi_cq_fail(c->cq, "context");
+        ofi_cq_fail(c, "put, get or atomic");
     } else if (n != -FI_EAGAIN) {
         ofi_fatal_call("fi_cq_read", n, "context CQ");
     }
@@ -82,7 +183,7 @@ static void ofi_check_cntr_err(struct ofi_ctx *c)
     for (int i = 0; i < 1000; i++) {
         ssize_t n = fi_cq_read(c->cq, NULL, 0);
         if (n == -FI_EAVAIL)
-            ofi_cq_fail(c->cq, pe_ != c->put_err_seen ? "put/atomic" : "get/fetching atomic");
+            ofi_cq_fail(c, pe_ != c->put_err_seen ? "put/atomic" : "get/fetching atomic");
     }
     ofs_fatal(1,
               "ofi: %llu put/atomic and %llu get/fetching-atomic operations failed "
@@ -135,6 +236,9 @@ void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
         }
         ofi_check_cntr_err(c);
         ofi_ctx_progress(c, &iter);
+        /* about once a second once sleeping (up to OFI_MAX_SLEEP_NS a round) */
+        if (OFS_UNLIKELY(iter > OFI_SPINS + OFI_YIELDS && (iter & 0x3fff) == 0))
+            ofi_wait_watch();
     }
 }
 
@@ -150,12 +254,12 @@ static void ofi_ctx_flush(struct ofi_ctx *c, int pe)
 
     if (rd->mode == OFI_AMO_NATIVE && !ofi_g.put_local) {
         while ((ret = fi_fetch_atomic(c->ep, &c->flush_buf, 1, desc, &c->flush_buf, desc,
-                                      c->addr[pe], raddr, key, FI_UINT64, FI_ATOMIC_READ, NULL)) ==
-               -FI_EAGAIN)
+                                      c->addr[pe], raddr, key, FI_UINT64, FI_ATOMIC_READ,
+                                      ofi_pe_tag(pe))) == -FI_EAGAIN)
             ofi_ctx_progress(c, &iter);
     } else {
-        while ((ret = fi_read(c->ep, &c->flush_buf, 1, desc, c->addr[pe], raddr, key, NULL)) ==
-               -FI_EAGAIN)
+        while ((ret = fi_read(c->ep, &c->flush_buf, 1, desc, c->addr[pe], raddr, key,
+                              ofi_pe_tag(pe))) == -FI_EAGAIN)
             ofi_ctx_progress(c, &iter);
     }
     if (OFS_UNLIKELY(ret))
@@ -241,7 +345,7 @@ static void ofi_writemsg(struct ofi_ctx *c, const void *src, void *desc, size_t 
                               .addr = c->addr[pe],
                               .rma_iov = &riov,
                               .rma_iov_count = 1,
-                              .context = context };
+                              .context = context ? context : ofi_pe_tag(pe) };
     unsigned iter = 0;
     ssize_t ret;
 
@@ -293,6 +397,7 @@ static void ofi_put_bounce(struct ofi_ctx *c, const void *src, size_t len, int p
     struct ofi_bounce *b = ofi_bounce_take(c);
 
     memcpy(b->buf, src, len);
+    b->pe = pe;
     ofi_writemsg(c, b->buf, c->bounce_desc, len, pe, raddr, key, b, FI_COMPLETION | ofi_g.op_flags,
                  "bounce");
 }
@@ -322,8 +427,8 @@ static void ofi_put_large(struct ofi_ctx *c, const char *src, size_t len, int pe
             done += n;
             continue;
         }
-        while ((ret = fi_write(c->ep, src + done, n, desc, c->addr[pe], raddr + done, key, NULL)) ==
-               -FI_EAGAIN)
+        while ((ret = fi_write(c->ep, src + done, n, desc, c->addr[pe], raddr + done, key,
+                               ofi_pe_tag(pe))) == -FI_EAGAIN)
             ofi_ctx_progress(c, &iter);
         if (OFS_UNLIKELY(ret))
             ofi_fatal_call("fi_write", ret, "%p, len %zu, PE %d, raddr 0x%llx, key 0x%llx",
@@ -388,8 +493,8 @@ static void ofi_get_locked(struct ofi_ctx *c, char *dst, int seg, size_t off, si
         unsigned iter = 0;
         ssize_t ret;
 
-        while ((ret = fi_read(c->ep, dst + done, n, desc, c->addr[pe], raddr + done, key, NULL)) ==
-               -FI_EAGAIN)
+        while ((ret = fi_read(c->ep, dst + done, n, desc, c->addr[pe], raddr + done, key,
+                              ofi_pe_tag(pe))) == -FI_EAGAIN)
             ofi_ctx_progress(c, &iter);
         if (OFS_UNLIKELY(ret))
             ofi_fatal_call("fi_read", ret, "%p, len %zu, PE %d, raddr 0x%llx, key 0x%llx",

@@ -270,6 +270,15 @@ static ofs_status_t ofi_getinfo(void)
 
     if (!prov || !*prov)
         prov = getenv("FI_PROVIDER");
+    /* Every PE on this node (PMIx locality; simulated nodes count as nodes): tcp and
+     * sockets endpoints listen on the loopback interface, not on the first external one
+     * (reachable from the network, and subject to its firewall), unless the user chose
+     * an interface.  Read at provider load, so before the first fi_getinfo. */
+    if (ofs_g.local_size == ofs_g.n_pes && !getenv("FI_TCP_IFACE") && !getenv("FI_SOCKETS_IFACE")) {
+        setenv("FI_TCP_IFACE", "lo", 0);
+        setenv("FI_SOCKETS_IFACE", "lo", 0);
+        ofi_g.loopback = 1;
+    }
     /* the sockets provider's progress thread spins FI_SOCKETS_PE_WAITTIME ms (default
      * 10) whenever it runs out of work: with more PEs than cores that starves the PEs
      * (ofi_rma at 2 PEs on 2 cores: 17 s instead of 2 s).  Read at provider load, so
@@ -457,6 +466,8 @@ static void ofi_ctx_free(struct ofi_ctx *c);
 static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p);
 static ofs_status_t ofi_bounce_setup(struct ofi_ctx *c);
 
+static struct ofi_peer_info ofi_me; /* what this PE published */
+
 static void ofi_print_info(void)
 {
     const struct fi_info *i = ofi_g.info;
@@ -467,6 +478,13 @@ static void ofi_print_info(void)
         return;
     printf("ofishmem ofi: provider %s, fabric %s, domain %s\n", i->fabric_attr->prov_name,
            i->fabric_attr->name, i->domain_attr->name);
+    char addr[128] = "";
+    size_t alen = sizeof(addr);
+    if (fi_av_straddr(ofi_g.main->av, ofi_me.addr, addr, &alen))
+        printf("ofishmem ofi: endpoint %s%s\n", addr,
+               ofi_g.loopback ? " (loopback: every PE on this node, FI_TCP_IFACE/FI_SOCKETS_IFACE "
+                                "not set)"
+                              : "");
     printf("ofishmem ofi: MR mode%s%s%s%s%s%s%s%s%s%s%s, %s completion, %s progress%s\n",
            m & FI_MR_VIRT_ADDR ? " VIRT_ADDR" : "", m & FI_MR_PROV_KEY ? " PROV_KEY" : "",
            m & FI_MR_ALLOCATED ? " ALLOCATED" : "", m & FI_MR_LOCAL ? " LOCAL" : "",
@@ -539,8 +557,6 @@ static void ofi_print_info(void)
     fflush(stdout);
 }
 
-static struct ofi_peer_info ofi_me; /* what this PE published */
-
 /* The eager size rxm runs with: FI_OFI_RXM_BUFFER_SIZE as rxm read it at load (set by
  * ofi_getinfo unless the user did), else rxm's default; 0 for other providers. */
 size_t ofi_rxm_eager(void)
@@ -609,6 +625,8 @@ static ofs_status_t ofi_init(const unsigned char *peers)
         return st;
     me.am_part = ofi_g.am_on ? ofi_g.am_part : 0;
     me.rxm_eager = ofi_rxm_eager();
+    me.pid = (uint64_t)getpid();
+    me.pidns = ofs_pidns();
     ofi_me = me;
     return rt_kv_put("ofi.peer", &me, sizeof(me));
 }
@@ -862,6 +880,8 @@ static ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p)
         char name[OFI_NAME_MAX];
         const char *n = ofi_ep_name(
             target ? 0 : __atomic_add_fetch(&ctx_serial, 1, __ATOMIC_RELAXED), name, sizeof(name));
+        if (n && (st = ofi_name_check(n)) != OFS_OK)
+            goto err_free;
         if (n) {
             info = fi_dupinfo(ofi_g.info);
             if (!info) {

@@ -1,0 +1,39 @@
+#!/bin/bash
+# peer_gone.sh NPES MODE: a PE dies while PE 0 keeps operating on it (peer_gone.c).
+# The launcher is held (SIGSTOP) from just before the kill until 3 s after it, as when
+# a node is lost and the launcher is slow to notice, so that the PE that sees the
+# failure first is PE 0, not the launcher.  PE 0's one line must name the dead PE;
+# then the job ends with a nonzero status, no PE left.
+npes=$1; mode=$2
+. "$(dirname "$0")/../reliability/lib.sh"
+oshrun=${OSHRUN:-scripts/oshrun}
+prog=test/conformance/peer_gone
+victim_pe=$((npes - 1))
+out=out.$$; err=err.$$
+timeout -k 2 60 "$oshrun" -n "$npes" "$prog" "$mode" >$out 2>$err &
+job=$!
+trap 'kill -CONT $launcher 2>/dev/null; rm -f $out $err' EXIT
+for _ in $(seq 200); do
+    grep -q '^ready' $out && grep -q '^victim' $out && break
+    sleep 0.1
+done
+victim=$(awk '/^victim/ {print $2}' $out)
+launcher=$(pgrep -P $job | head -1) # timeout's child: the launcher (oshrun execs it)
+[ -n "$victim" ] && [ -n "$launcher" ] || {
+    echo "the job did not start"; cat $out $err; kill $job; exit 1; }
+kill -STOP "$launcher"
+kill -KILL "$victim"
+sleep 3
+kill -CONT "$launcher"
+wait $job
+rc=$?
+cat $out; cat $err >&2
+fail=0
+[ $rc -ne 0 ] || { echo "expected a failing exit status, got 0"; fail=1; }
+[ $rc -eq 124 ] && { echo "the job hung (timeout)"; fail=1; }
+pattern="PE 0\]: fatal: ofi: peer PE $victim_pe is gone \(its process ended or the connection to it was lost\)"
+grep -Eq "$pattern" $err || { echo "stderr does not match: $pattern"; fail=1; }
+sleep 0.3
+stray=$(live_procs "$(basename "$prog")")
+[ -z "$stray" ] || { echo "stray processes left: $stray"; fail=1; }
+exit $fail
