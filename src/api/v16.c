@@ -54,6 +54,18 @@ OFS_API void pshmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t 
     if (ctx == SHMEM_CTX_INVALID)
         return;
     ofs_check_ctx("shmem_ctx_pe_quiet", ofs_ctx(ctx));
+#ifdef OFS_ERROR_CHECKING
+    {
+        /* PE numbers of the context's team (SHMEM_TEAM_WORLD's for most contexts) */
+        const struct coll_team *t = ofs_ctx(ctx)->team;
+        int size = t ? t->size : ofs_g.n_pes;
+        for (size_t i = 0; i < npes; i++)
+            if (OFS_UNLIKELY(target_pes[i] < 0 || target_pes[i] >= size))
+                ofs_bad_input("shmem_ctx_pe_quiet",
+                              "target_pes[%zu] = %d is not a PE of the context's team [0, %d)", i,
+                              target_pes[i], size);
+    }
+#endif
     comm_quiet(ofs_ctx(ctx));
 }
 OFS_WEAK_ALIAS(shmem_ctx_pe_quiet)

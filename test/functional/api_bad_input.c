@@ -34,7 +34,10 @@ int main(int argc, char **argv)
         shmem_int_atomic_add((int *)((char *)target + 1), 1, 0);
     else if (!strcmp(what, "overlap"))
         shmem_int_put(target, target + 1, 2, shmem_my_pe()); /* needs SHMEM_DEBUG */
-    else if (!strcmp(what, "teampe")) {
+    else if (!strcmp(what, "pequiet")) {
+        int pes[2] = { 0, shmem_n_pes() };
+        shmem_pe_quiet(pes, 2);
+    } else if (!strcmp(what, "teampe")) {
         /* team-relative PE numbers on a team context: pe 1 is not in a team of 1 PE */
         shmem_team_t t;
         shmem_ctx_t c;
