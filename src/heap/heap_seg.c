@@ -202,12 +202,15 @@ struct heap_range {
     uintptr_t start, end;
 };
 
-/* Does libfabric's shm provider put its regions on the same file system? */
+/* May libfabric's shm provider put its regions on the same file system?  (With no
+ * provider named, the first suitable one may be shm.) */
 static int heap_fit_provider_shares(void)
 {
     const char *prov = ofs_g.params.OFI_PROVIDER;
     struct stat a, b;
 
+    if (!prov[0] && getenv("FI_PROVIDER"))
+        prov = getenv("FI_PROVIDER");
     if (strcmp(ofs_g.params.LOCAL_TRANSPORT, "ofi") != 0 || (prov[0] && !strstr(prov, "shm")))
         return 0;
     return stat(ofs_g.params.SHM_DIR, &a) == 0 && stat(OFS_SHM_PROVIDER_DIR, &b) == 0 &&

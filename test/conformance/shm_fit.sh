@@ -1,6 +1,7 @@
 #!/bin/bash
-# shm_fit.sh NPES|small|mixed: the default heap on a container-sized /dev/shm, a 64 MiB
-# tmpfs given as SHMEM_SHM_DIR (needs root to mount it).
+# shm_fit.sh [docker] NPES|small|mixed: the default heap on a container-sized /dev/shm, a
+# 64 MiB tmpfs given as SHMEM_SHM_DIR, or with 'docker' mounted on /dev/shm itself in a
+# mount namespace of the script's own (needs root to mount it).
 #   NPES   without SHMEM_SYMMETRIC_SIZE, NPES PEs start with a smaller heap: PE 0 warns
 #          once, naming the directory and SHMEM_SYMMETRIC_SIZE; SHMEM_INFO shows the size;
 #          the whole heap can be written (no SIGBUS) and shm_fit, hello and rma_basic
@@ -14,14 +15,30 @@
 mode=$1
 size=64m
 [ "$mode" = small ] && size=16m
-dir=$(mktemp -d /tmp/ofishmem-shmfit.XXXXXX)
-mount -t tmpfs -o size=$size,mode=1777 tmpfs "$dir" 2>/dev/null ||
-    { rmdir "$dir"; echo "skipped: cannot mount a tmpfs here"; exit 77; }
-tmp=$(mktemp -d /tmp/ofishmem-shmfit-out.XXXXXX)
-trap 'umount "$dir"; rmdir "$dir"; rm -rf "$tmp"' EXIT
 here=$(cd "$(dirname "$0")/../reliability" && pwd)
 unset SHMEM_SYMMETRIC_SIZE SMA_SYMMETRIC_SIZE
-export SHMEM_SHM_DIR=$dir
+tmp=$(mktemp -d /tmp/ofishmem-shmfit-out.XXXXXX)
+if [ "$mode" = docker ]; then
+    # /dev/shm itself, where libfabric's shm provider puts its regions too, in a mount
+    # namespace of our own
+    [ -n "$SHMFIT_IN_NS" ] || {
+        rm -rf "$tmp"
+        unshare -m true 2>/dev/null || { echo "skipped: cannot unshare a mount namespace"; exit 77; }
+        SHMFIT_IN_NS=1 exec unshare -m bash "$0" "$@"
+    }
+    mount --make-rprivate / && mount -t tmpfs -o size=64m,mode=1777 tmpfs /dev/shm ||
+        { echo "skipped: cannot mount a tmpfs on /dev/shm here"; exit 77; }
+    trap 'rm -rf "$tmp"' EXIT
+    dir=/dev/shm
+    unset SHMEM_SHM_DIR
+    mode=$2
+else
+    dir=$(mktemp -d /tmp/ofishmem-shmfit.XXXXXX)
+    mount -t tmpfs -o size=$size,mode=1777 tmpfs "$dir" 2>/dev/null ||
+        { rmdir "$dir"; rm -rf "$tmp"; echo "skipped: cannot mount a tmpfs here"; exit 77; }
+    trap 'umount "$dir"; rmdir "$dir"; rm -rf "$tmp"' EXIT
+    export SHMEM_SHM_DIR=$dir
+fi
 old="SHMEM_SYMMETRIC_SIZE=512M needs .* $dir has only"
 fail=0
 
@@ -53,7 +70,7 @@ mixed)
     SHMEM_SYMMETRIC_SIZE=512M bash "$here/expect_fail.sh" "$n" nonzero 20 "$old" -- \
         test/functional/hello || fail=1 ;;
 *)
-    echo "usage: $0 NPES|small|mixed"; exit 2 ;;
+    echo "usage: $0 [docker] NPES|small|mixed"; exit 2 ;;
 esac
 [ -z "$(ls -A "$dir")" ] || { echo "objects left in $dir: $(ls "$dir")"; fail=1; }
 exit $fail
