@@ -31,6 +31,10 @@ void heap_unlink(void) OFS_HIDDEN;
 /* start-up failed: also remove the objects of the job's other PEs on this node */
 void heap_unlink_job(void) OFS_HIDDEN;
 void heap_fini(void) OFS_HIDDEN;
+/* Publish (before rt_init's exchange) what heap fits in SHMEM_SHM_DIR next to the other
+ * objects of the node_pes PEs sharing it; heap_init lowers the default to the job's
+ * minimum when no PE set SHMEM_SYMMETRIC_SIZE. */
+ofs_status_t heap_fit_publish(int node_pes) OFS_HIDDEN;
 
 /* Open / unlink a shared-memory object by name, in SHMEM_SHM_DIR. */
 int heap_obj_open(const char *name, int flags, int mode) OFS_HIDDEN;

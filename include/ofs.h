@@ -148,8 +148,8 @@ void ofs_bad_input(const char *routine, const char *fmt, ...) OFS_PRINTF(2, 3)
  * collectives.  Finalize runs it backwards. */
 ofs_status_t ofs_init(int requested_thread_level) OFS_HIDDEN;
 /* Publish the settings every PE must share (rt_init, before its exchange); ofs_init
- * compares them after it. */
-ofs_status_t ofs_agree_publish(void) OFS_HIDDEN;
+ * compares them after it.  node_pes: the job's PEs on this (real) node. */
+ofs_status_t ofs_agree_publish(int node_pes) OFS_HIDDEN;
 void ofs_finalize(void) OFS_HIDDEN;
 void ofs_global_exit(int status) OFS_NORETURN OFS_HIDDEN;
 

@@ -16,7 +16,8 @@
 
 /* setup and symmetric memory (spec variables first) */
 OFS_ENV(SYMMETRIC_SIZE, SIZE, "512M", "1..65536T",
-        "Bytes of symmetric heap per PE (K/M/G/T suffixes); shmem_malloc returns NULL beyond it")
+        "Bytes of symmetric heap per PE (K/M/G/T suffixes); shmem_malloc returns NULL beyond it; "
+        "unset, the default is lowered (with a warning) where SHMEM_SHM_DIR cannot hold it")
 OFS_ENV(DEBUG, BOOL, "0", "", "Print debugging messages and turn on the costlier argument checks")
 OFS_ENV(INFO, BOOL, "0", "", "Print every parameter with its value and help at init (PE 0)")
 OFS_ENV(VERSION, BOOL, "0", "", "Print the library version at init (PE 0)")

@@ -178,6 +178,113 @@ static ofs_status_t heap_check_space(size_t len)
     return OFS_OK;
 }
 
+/*
+ * The default heap where SHMEM_SHM_DIR cannot back it (a container's 64 MiB /dev/shm).
+ * Before rt_init's exchange every PE publishes the free space of the directory and the
+ * largest heap that fits node_pes times in it next to its other objects; heap_init then
+ * takes the minimum over the job, so that every PE has the same size.  Only when no PE
+ * set SHMEM_SYMMETRIC_SIZE: an explicit size that does not fit still fails.
+ */
+#define HEAP_FIT_MIN (4UL << 20)      /* below this, the default stays and fails clearly */
+#define HEAP_FIT_MARGIN (1UL << 20)   /* rounding, other jobs' small objects */
+#define HEAP_FIT_PROVIDER (8UL << 20) /* libfabric's shm regions in use (two per PE) */
+#define HEAP_FIT_UNKNOWN UINT64_MAX
+
+struct heap_fit {
+    uint64_t avail;   /* free bytes in SHMEM_SHM_DIR (HEAP_FIT_UNKNOWN: cannot tell) */
+    uint64_t fit;     /* the largest heap that fits, whole MiB (HEAP_FIT_UNKNOWN: any) */
+    int32_t node_pes; /* the job's PEs sharing the directory */
+    int32_t set;      /* SHMEM_SYMMETRIC_SIZE (or SMA_) is set in the PE's environment */
+};
+
+static int heap_phdr_cb(struct dl_phdr_info *info, size_t size, void *arg);
+struct heap_range {
+    uintptr_t start, end;
+};
+
+/* May libfabric's shm provider put its regions on the same file system?  (With no
+ * provider named, the first suitable one may be shm.) */
+static int heap_fit_provider_shares(void)
+{
+    const char *prov = ofs_g.params.OFI_PROVIDER;
+    struct stat a, b;
+
+    if (!prov[0] && getenv("FI_PROVIDER"))
+        prov = getenv("FI_PROVIDER");
+    if (strcmp(ofs_g.params.LOCAL_TRANSPORT, "ofi") != 0 || (prov[0] && !strstr(prov, "shm")))
+        return 0;
+    return stat(ofs_g.params.SHM_DIR, &a) == 0 && stat(OFS_SHM_PROVIDER_DIR, &b) == 0 &&
+           a.st_dev == b.st_dev;
+}
+
+static void heap_fit_fill(struct heap_fit *f, int node_pes)
+{
+    struct heap_range r = { 0, 0 };
+    struct statvfs sv;
+    unsigned long long per_pe, other;
+
+    memset(f, 0, sizeof(*f));
+    f->node_pes = node_pes > 0 ? node_pes : 1;
+    f->set = getenv("SHMEM_SYMMETRIC_SIZE") || getenv("SMA_SYMMETRIC_SIZE");
+    f->avail = f->fit = HEAP_FIT_UNKNOWN;
+    if (statvfs(ofs_g.params.SHM_DIR, &sv) != 0)
+        return; /* creating the objects will speak for itself */
+    dl_iterate_phdr(heap_phdr_cb, &r);
+    f->avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+    per_pe = f->avail / (unsigned long long)f->node_pes;
+    other = HEAP_INTERNAL_RESERVE + heap_page() + (r.end - r.start) + HEAP_FIT_MARGIN +
+            (heap_fit_provider_shares() ? HEAP_FIT_PROVIDER : 0);
+    f->fit = per_pe > other ? (per_pe - other) & ~((1ULL << 20) - 1) : 0;
+}
+
+ofs_status_t heap_fit_publish(int node_pes)
+{
+    struct heap_fit f;
+
+    heap_fit_fill(&f, node_pes);
+    return rt_kv_put("ofs.fit", &f, sizeof(f));
+}
+
+static ofs_status_t heap_fit_agree(void)
+{
+    struct heap_fit f, low = { 0 };
+    int low_pe = -1;
+    char def[32], heap[32];
+
+    for (int pe = 0; pe < ofs_g.n_pes; pe++) {
+        if (ofs_g.singleton) {
+            heap_fit_fill(&f, 1);
+        } else {
+            ofs_status_t st = rt_kv_get(pe, "ofs.fit", &f, sizeof(f));
+            if (st != OFS_OK)
+                return st;
+        }
+        if (f.set)
+            return OFS_OK; /* every PE sees it: nobody falls back */
+        if (low_pe < 0 || f.fit < low.fit) {
+            low = f;
+            low_pe = pe;
+        }
+    }
+    if (low_pe < 0 || low.fit >= (uint64_t)ofs_g.params.SYMMETRIC_SIZE || low.fit < HEAP_FIT_MIN)
+        return OFS_OK;
+    if (ofs_g.my_pe == 0) {
+        char where[48] = "this node";
+        if (ofs_g.node_of && ofs_g.node_of[low_pe] != ofs_g.node_of[0])
+            snprintf(where, sizeof(where), "the node of PE %d", low_pe);
+        ofs_log_warn(
+            "%s has %lluM free for %d PE%s on %s: the symmetric heap is %s per PE "
+            "instead of the default %s; set SHMEM_SYMMETRIC_SIZE (or enlarge %s, e.g. "
+            "docker run --shm-size) to choose",
+            ofs_g.params.SHM_DIR, (unsigned long long)(low.avail >> 20), low.node_pes,
+            low.node_pes == 1 ? "" : "s", where, heap_size_str(low.fit, heap, sizeof(heap)),
+            heap_size_str((unsigned long long)ofs_g.params.SYMMETRIC_SIZE, def, sizeof(def)),
+            ofs_g.params.SHM_DIR);
+    }
+    ofs_g.params.SYMMETRIC_SIZE = (long)low.fit;
+    return OFS_OK;
+}
+
 static ofs_status_t heap_create_heap(void)
 {
     struct heap_seg *sg = &heap_g.seg[HEAP_SEG_HEAP];
@@ -207,10 +314,6 @@ static ofs_status_t heap_create_heap(void)
     sg->len = len;
     return heap_alloc_init(p, len, (size_t)ofs_g.params.SYMMETRIC_SIZE);
 }
-
-struct heap_range {
-    uintptr_t start, end;
-};
 
 static int heap_phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -303,6 +406,9 @@ ofs_status_t heap_init(void)
     ofs_status_t st;
 
     ofs_sweep_dead();
+    st = heap_fit_agree();
+    if (st != OFS_OK)
+        return st;
     ofs_sig_chain_install(&heap_chain);
     st = heap_remap_data();
     if (st == OFS_OK)

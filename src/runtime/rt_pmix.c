@@ -113,7 +113,7 @@ static ofs_status_t rt_locality(int *real_local, int n_real)
     if (rt.pmix_up) {
         st = rt_kv_put("ofs.node", &my_node, sizeof(my_node));
         if (st == OFS_OK)
-            st = ofs_agree_publish(); /* settings that must be equal, checked by ofs_init */
+            st = ofs_agree_publish(n_real); /* settings that must agree, checked by ofs_init */
         if (st == OFS_OK)
             st = rt_exchange();
         for (int pe = 0; st == OFS_OK && pe < ofs_g.n_pes; pe++)
@@ -123,7 +123,6 @@ static ofs_status_t rt_locality(int *real_local, int n_real)
     } else {
         ofs_g.node_of[0] = 0;
     }
-    (void)n_real;
     if (sim > 0) {
         /* a simulated node is a block of sim PEs, inside a real node */
         for (int pe = 0; pe < ofs_g.n_pes; pe++)

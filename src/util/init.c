@@ -74,12 +74,15 @@ static void init_agree_fill(struct init_agree_vals *a)
     }
 }
 
-ofs_status_t ofs_agree_publish(void)
+ofs_status_t ofs_agree_publish(int node_pes)
 {
     struct init_agree_vals a;
+    ofs_status_t st;
 
     init_agree_fill(&a);
-    return rt_kv_put("ofs.agree", &a, sizeof(a));
+    st = rt_kv_put("ofs.agree", &a, sizeof(a));
+    /* and the heap the node has room for, should the default not fit */
+    return st == OFS_OK ? heap_fit_publish(node_pes) : st;
 }
 
 /* "0, 2-5, 7": the PEs (of n) whose value of setting i is v */

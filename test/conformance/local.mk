@@ -5,3 +5,4 @@ include test/conformance/args.mk
 include test/conformance/handles.mk
 include test/conformance/env.mk
 include test/conformance/failures.mk
+include test/conformance/shmfit.mk
