@@ -42,6 +42,11 @@ OFS_ENV(SHM_DIR, STRING, "/dev/shm", "<abspath>",
 OFS_ENV(OFI_PROVIDER, STRING, "", "",
         "libfabric provider to use (e.g. 'tcp;ofi_rxm', shm); empty: FI_PROVIDER or the first "
         "suitable one")
+OFS_ENV(OFI_FABRIC, STRING, "", "",
+        "libfabric fabric to use (a name from fi_info, e.g. an IP subnet for tcp); empty: any")
+OFS_ENV(OFI_DOMAIN, STRING, "", "",
+        "libfabric domain to use, which chooses the NIC (a name from fi_info, e.g. eth0 or "
+        "mlx5_0); empty: the provider's first")
 OFS_ENV(OFI_INJECT_SIZE, SIZE, "-1", "-1..1G",
         "Largest put sent by inject (-1: the provider's inject size, which this can only lower; 0 "
         "disables inject)")

@@ -184,6 +184,10 @@ static struct fi_info *ofi_hints(const char *prov, int delivery)
         h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
     if (prov && *prov)
         h->fabric_attr->prov_name = strdup(prov);
+    if (*ofs_g.params.OFI_FABRIC)
+        h->fabric_attr->name = strdup(ofs_g.params.OFI_FABRIC);
+    if (*ofs_g.params.OFI_DOMAIN)
+        h->domain_attr->name = strdup(ofs_g.params.OFI_DOMAIN);
     return h;
 }
 
@@ -194,27 +198,65 @@ static void ofi_list_providers(const char *wanted)
     char list[1024] = "";
     size_t used = 0;
 
+    const char *fi_provider = getenv("FI_PROVIDER");
+    char where[512] = "", filter[256] = "";
+
+    /* every provider, fabric and domain: the list says what the user could choose */
+    if (h) {
+        free(h->fabric_attr->name);
+        h->fabric_attr->name = NULL;
+        free(h->domain_attr->name);
+        h->domain_attr->name = NULL;
+    }
     if (h && fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &all) == 0) {
         for (struct fi_info *i = all; i; i = i->next) {
             const char *p = i->fabric_attr->prov_name;
             int seen = 0;
             for (struct fi_info *j = all; j != i; j = j->next)
-                if (strcmp(j->fabric_attr->prov_name, p) == 0)
+                if (strcmp(j->fabric_attr->prov_name, p) == 0 &&
+                    strcmp(j->domain_attr->name, i->domain_attr->name) == 0)
                     seen = 1;
             if (!seen && used < sizeof(list))
-                used += snprintf(list + used, sizeof(list) - used, "%s'%s'", used ? ", " : "", p);
+                used += snprintf(list + used, sizeof(list) - used, "%s'%s' (domain %s, fabric %s)",
+                                 used ? ", " : "", p, i->domain_attr->name, i->fabric_attr->name);
         }
     }
-    ofs_log_error("ofi: provider '%s' offers no RDM endpoint with FI_RMA|FI_ATOMIC%s%s here; "
-                  "providers found: %s (set SHMEM_OFI_PROVIDER to one of them)",
+    if (*ofs_g.params.OFI_FABRIC || *ofs_g.params.OFI_DOMAIN)
+        snprintf(where, sizeof(where), " in%s%s%s%s", *ofs_g.params.OFI_DOMAIN ? " domain " : "",
+                 ofs_g.params.OFI_DOMAIN, *ofs_g.params.OFI_FABRIC ? " fabric " : "",
+                 ofs_g.params.OFI_FABRIC);
+    /* libfabric itself hides every provider that FI_PROVIDER does not name */
+    if (fi_provider && *fi_provider)
+        snprintf(filter, sizeof(filter),
+                 "; FI_PROVIDER=%s hides every other provider from libfabric", fi_provider);
+    ofs_log_error("ofi: provider '%s' offers no RDM endpoint with FI_RMA|FI_ATOMIC%s%s%s here; "
+                  "providers found: %s%s (set SHMEM_OFI_PROVIDER, SHMEM_OFI_DOMAIN, "
+                  "SHMEM_OFI_FABRIC to one of them)",
                   wanted, ofi_g.mr_hints & (FI_MR_BASIC | FI_MR_SCALABLE) ? " and MR mode " : "",
                   ofi_g.mr_hints & FI_MR_BASIC      ? "FI_MR_BASIC"
                   : ofi_g.mr_hints & FI_MR_SCALABLE ? "FI_MR_SCALABLE"
                                                     : "",
-                  used ? list : "none");
+                  where, used ? list : "none", filter);
     if (all)
         fi_freeinfo(all);
     fi_freeinfo(h);
+}
+
+/* The first answer of list (freed) in the fabric and domain SHMEM_OFI_FABRIC and
+ * SHMEM_OFI_DOMAIN name, or NULL: utility providers (rxm 1.17) ignore those hints. */
+static struct fi_info *ofi_pick_domain(struct fi_info *list)
+{
+    const char *fabric = ofs_g.params.OFI_FABRIC, *domain = ofs_g.params.OFI_DOMAIN;
+    struct fi_info *pick = NULL;
+
+    if (!*fabric && !*domain)
+        return list;
+    for (struct fi_info *i = list; i && !pick; i = i->next)
+        if ((!*fabric || strcmp(i->fabric_attr->name, fabric) == 0) &&
+            (!*domain || strcmp(i->domain_attr->name, domain) == 0))
+            pick = fi_dupinfo(i);
+    fi_freeinfo(list);
+    return pick;
 }
 
 /* fi_getinfo for hints h (freed): a copy of the first answer on the same provider and
@@ -316,7 +358,9 @@ static ofs_status_t ofi_getinfo(void)
             return OFS_ERR_NOMEM;
         ret = fi_getinfo(OFI_API_VERSION, NULL, NULL, 0, h, &res);
         fi_freeinfo(h);
-        if (ret == 0 && res) {
+        if (ret == 0 && res)
+            res = ofi_pick_domain(res);
+        if (res) {
             ofi_g.delivery_complete = delivery;
             break;
         }
@@ -476,8 +520,11 @@ static void ofi_print_info(void)
 
     if (!ofs_g.params.INFO || ofs_g.my_pe != 0)
         return;
-    printf("ofishmem ofi: provider %s, fabric %s, domain %s\n", i->fabric_attr->prov_name,
-           i->fabric_attr->name, i->domain_attr->name);
+    printf("ofishmem ofi: provider %s, fabric %s, domain %s%s\n", i->fabric_attr->prov_name,
+           i->fabric_attr->name, i->domain_attr->name,
+           *ofs_g.params.OFI_DOMAIN || *ofs_g.params.OFI_FABRIC
+               ? " (chosen by SHMEM_OFI_DOMAIN/SHMEM_OFI_FABRIC)"
+               : "");
     char addr[128] = "";
     size_t alen = sizeof(addr);
     if (fi_av_straddr(ofi_g.main->av, ofi_me.addr, addr, &alen))
@@ -504,10 +551,15 @@ static void ofi_print_info(void)
                       : " (no thread)")
                : "");
     uint64_t mo = ofi_g.info->tx_attr->msg_order;
+    char chunk[48];
+    if (t->chunk >= ((size_t)1 << 62))
+        snprintf(chunk, sizeof(chunk), "the provider's maximum");
+    else
+        snprintf(chunk, sizeof(chunk), "%zu B", t->chunk);
     printf("ofishmem ofi: put inject <= %zu B, bounce <= %zu B x %zu buffers, large above, "
-           "chunk %zu B; fence %s (ordered:%s%s%s%s); %d atomic op/type pairs by compare-swap "
+           "chunk %s; fence %s (ordered:%s%s%s%s); %d atomic op/type pairs by compare-swap "
            "loop\n",
-           t->inject_max, t->bounce_max, t->bounce_count, t->chunk,
+           t->inject_max, t->bounce_max, t->bounce_count, chunk,
            ofi_g.ordered_waw ? "by ordering" : "waits for completion",
            mo & FI_ORDER_WAW ? " WAW" : "", mo & FI_ORDER_RAW ? " RAW" : "",
            mo & FI_ORDER_SAW ? " SAW" : "", mo & FI_ORDER_SAS ? " SAS" : "", ofi_g.amo_fallbacks);
