@@ -326,9 +326,9 @@ void ofs_finalize(void)
      * provider's queues, not yet on the wire: tcp;ofi_rxm keeps a send that found the
      * socket busy (a partial write on a loaded machine) for a later progress call, and
      * fi_close cancels it.  Its peer then waited for that signal in this barrier
-     * forever, while the sender waited for it in the fence that used to follow
-     * comm_fini (2-PE hello under load; test/load/startup-loop.sh -F makes it
-     * frequent).  So: quiet (completions that need the peers' answers, while they
+     * forever, while the sender, its endpoints closed, waited for the peer in the
+     * fence that used to follow comm_fini (2-PE hello under load;
+     * test/load/startup-loop.sh -F makes it frequent).  So: quiet (completions that need the peers' answers, while they
      * still answer), then a fence that keeps driving progress while it waits; after
      * it nobody sends anything or touches another PE's memory, and teardown is local. */
     comm_quiet_all();
