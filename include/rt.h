@@ -21,6 +21,9 @@ ofs_status_t rt_exchange(void) OFS_HIDDEN;
 ofs_status_t rt_kv_get(int pe, const char *key, void *val, size_t len) OFS_HIDDEN;
 /* A fence without data: collective over all PEs. */
 ofs_status_t rt_barrier(void) OFS_HIDDEN;
+/* The same, calling poll(arg) over and over while it waits (so that the transports
+ * keep moving what is in flight; see ofs_finalize). */
+ofs_status_t rt_barrier_poll(void (*poll)(void *), void *arg) OFS_HIDDEN;
 /* Take the whole job down with exit status code. */
 void rt_abort(int code, const char *msg) OFS_NORETURN OFS_HIDDEN;
 /* A short string naming this job, the same on every PE (for object names). */

@@ -381,6 +381,44 @@ ofs_status_t rt_barrier(void)
     return OFS_OK;
 }
 
+struct rt_fence {
+    int done;
+    pmix_status_t status;
+};
+
+/* on PMIx's thread */
+static void rt_fence_done(pmix_status_t status, void *cbdata)
+{
+    struct rt_fence *f = cbdata;
+
+    f->status = status;
+    __atomic_store_n(&f->done, 1, __ATOMIC_RELEASE);
+}
+
+ofs_status_t rt_barrier_poll(void (*poll)(void *), void *arg)
+{
+    struct rt_fence f = { 0, PMIX_SUCCESS };
+    pmix_status_t rc;
+
+    if (!rt.pmix_up)
+        return OFS_OK;
+    rc = PMIx_Fence_nb(NULL, 0, NULL, 0, rt_fence_done, &f);
+    if (rc == PMIX_SUCCESS) {
+        while (!__atomic_load_n(&f.done, __ATOMIC_ACQUIRE))
+            poll(arg);
+        rc = f.status;
+    }
+#ifdef PMIX_OPERATION_SUCCEEDED
+    if (rc == PMIX_OPERATION_SUCCEEDED) /* done at once, without the callback */
+        rc = PMIX_SUCCESS;
+#endif
+    if (rc != PMIX_SUCCESS) {
+        ofs_log_error("PMIx_Fence_nb failed: %s", PMIx_Error_string(rc));
+        return OFS_ERR_RUNTIME;
+    }
+    return OFS_OK;
+}
+
 void rt_abort(int code, const char *msg)
 {
     if (rt.pmix_up) {

@@ -310,16 +310,35 @@ err:
     return st;
 }
 
+/* Waiting in finalize's fence: the transports keep moving what is in flight. */
+static void init_fini_poll(void *iter)
+{
+    comm_wait_backoff(iter);
+}
+
 void ofs_finalize(void)
 {
+    unsigned iter = 0;
+
     if (!ofs_g.initialized || ofs_g.finalized)
         return;
     coll_barrier_all();
     ofs_g.finalizing = 1;
+    /* No PE closes an endpoint before every PE has left that barrier.  A PE leaves it
+     * once its own signals have arrived, but the signals it sent may still sit in its
+     * provider's queues, not yet on the wire: tcp;ofi_rxm keeps a send that found the
+     * socket busy (a partial write on a loaded machine) for a later progress call, and
+     * fi_close cancels it.  Its peer then waited for that signal in this barrier
+     * forever, while the sender, its endpoints closed, waited for the peer in the
+     * fence that used to follow comm_fini (2-PE hello under load;
+     * test/load/startup-loop.sh -F makes it frequent).  So: quiet (completions that need the peers' answers, while they
+     * still answer), then a fence that keeps driving progress while it waits; after
+     * it nobody sends anything or touches another PE's memory, and teardown is local. */
+    comm_quiet_all();
+    rt_barrier_poll(init_fini_poll, &iter);
+    comm_wait_end();
     coll_fini();
     comm_fini();
-    /* nobody touches our memory after this */
-    rt_barrier();
     heap_fini();
     rt_finalize();
     ofs_g.finalized = 1;

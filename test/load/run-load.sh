@@ -5,6 +5,8 @@
 #                                              collectives and the stress test
 #   SOAK_SECONDS=600 test/load/run-load.sh     adds the 10-minute stress soak (4 PEs)
 # Prints one line per run with its wall time; exits nonzero if any run fails or hangs.
+# Start-up/finalize hangs: test/load/startup-loop.sh (hundreds of short runs per route
+# and PE count, a gdb backtrace of every PE of a run that hangs; -h for its options).
 b=${1:-_build}
 cd "$b" || exit 2
 oshrun=scripts/oshrun
