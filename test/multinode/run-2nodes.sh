@@ -22,4 +22,10 @@ export OMPI_MCA_routed=direct
 export OMPI_MCA_oob_tcp_if_include=10.251.77.0/24
 export FI_TCP_IFACE=eth0
 export SHMEM_OFI_PROVIDER=${SHMEM_OFI_PROVIDER:-tcp;ofi_rxm}
-timeout -k 5 120 "$oshrun" --host nodea:2,nodeb:2 -n 4 "$@"
+# the nodes start with a clean environment (as over ssh): what the test harness itself
+# sets for the PEs (sanitizer options) goes with -x, as a user would pass it
+fwd=""
+for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS OFS_SANITIZED; do
+    [ -z "$(printenv "$v")" ] || fwd="$fwd -x $v"
+done
+timeout -k 5 120 "$oshrun" --host nodea:2,nodeb:2 $fwd -n 4 "$@"
