@@ -14,19 +14,10 @@
  */
 #define _GNU_SOURCE
 #include "comm.h"
+#include "ofs_backoff.h"
 
 #include <sched.h>
 #include <string.h>
-
-#define WAIT_SPINS 64        /* one CPU per PE */
-#define WAIT_SPINS_OVERSUB 2 /* more same-node PEs than CPUs */
-#define WAIT_YIELDS 256
-#define WAIT_MAX_SLEEP_NS 100000
-
-static unsigned comm_wait_spins(void)
-{
-    return ofs_g.oversubscribed ? WAIT_SPINS_OVERSUB : WAIT_SPINS;
-}
 
 /* this thread waits in the library: TP_ATTEND_START told, TP_ATTEND_END to come */
 static __thread int comm_waiting;
@@ -57,33 +48,24 @@ void comm_wait_pause(void)
 void comm_wait_backoff(unsigned *iter)
 {
     unsigned i = (*iter)++;
-    unsigned spins = comm_wait_spins();
+    long step;
 
     if (!comm_waiting) {
         comm_waiting = 1;
         comm_attend(TP_ATTEND_START);
     }
     comm_progress();
-    if (i >= spins && comm_traffic()) {
+    if (i >= ofs_backoff_spins() && comm_traffic()) {
         /* operations aimed at this PE keep coming: serve them from the spin phase */
         *iter = 1;
         i = 0;
     }
-    if (i < spins) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-        return;
-    }
-    if (i < spins + WAIT_YIELDS) {
+    step = ofs_backoff_step(i);
+    if (step == OFS_BACKOFF_SPIN)
+        ofs_cpu_relax();
+    else if (step == OFS_BACKOFF_YIELD)
         sched_yield();
-        return;
-    }
-    unsigned shift = i - spins - WAIT_YIELDS;
-    long ns = shift < 7 ? 1000L << shift : WAIT_MAX_SLEEP_NS;
-    if (ns > WAIT_MAX_SLEEP_NS)
-        ns = WAIT_MAX_SLEEP_NS;
-    if (comm_wait_sleep(ns))
+    else if (comm_wait_sleep(step))
         *iter = 0; /* woken by traffic for this PE: spin again while it lasts */
 }
 

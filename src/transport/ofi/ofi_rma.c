@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "ofi_internal.h"
+#include "ofs_backoff.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -15,23 +16,19 @@
 #include <sys/uio.h>
 #include <time.h>
 
-#define OFI_SPINS 64
-#define OFI_YIELDS 256
-#define OFI_MAX_SLEEP_NS 50000
-
+/* The back-off of the context engine's waits: the library's one schedule, sleeping
+ * with nanosleep (the engine drives the provider itself between looks). */
 static void ofi_backoff(unsigned *iter)
 {
-    unsigned i = (*iter)++;
+    long step = ofs_backoff_step((*iter)++);
 
-    if (i < OFI_SPINS)
+    if (step == OFS_BACKOFF_SPIN)
         return;
-    if (i < OFI_SPINS + OFI_YIELDS) {
+    if (step == OFS_BACKOFF_YIELD) {
         sched_yield();
         return;
     }
-    unsigned shift = i - OFI_SPINS - OFI_YIELDS;
-    long ns = shift < 6 ? 1000L << shift : OFI_MAX_SLEEP_NS;
-    struct timespec ts = { 0, ns < OFI_MAX_SLEEP_NS ? ns : OFI_MAX_SLEEP_NS };
+    struct timespec ts = { 0, step };
     nanosleep(&ts, NULL);
 }
 
@@ -226,18 +223,18 @@ void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
          * shorter ones do not count: the thread, parked during one and woken at its
          * end, would be woken once per operation (8-byte put+quiet and get over
          * tcp;ofi_rxm 1.06-1.22x raw libfabric counted from the start, 0.95-1.0x so) */
-        if (!attending && iter >= OFI_SPINS) {
+        if (!attending && iter >= ofs_backoff_spins()) {
             attending = 1;
             ofi_attend_ctx(1);
         }
-        if (++round % OFI_WAIT_FULL != 0 && iter < OFI_SPINS) {
+        if (++round % OFI_WAIT_FULL != 0 && iter < ofs_backoff_spins()) {
             iter++;
             continue;
         }
         ofi_check_cntr_err(c);
         ofi_ctx_progress(c, &iter);
-        /* about once a second once sleeping (up to OFI_MAX_SLEEP_NS a round) */
-        if (OFS_UNLIKELY(iter > OFI_SPINS + OFI_YIELDS && (iter & 0x3fff) == 0))
+        /* about once a second once sleeping (up to OFS_BACKOFF_MAX_SLEEP_NS a round) */
+        if (OFS_UNLIKELY(iter > ofs_backoff_spins() + OFS_BACKOFF_YIELDS && (iter & 0x3fff) == 0))
             ofi_wait_watch();
     }
 }

@@ -1,0 +1,53 @@
+/*
+ * ofs_backoff.h: the one back-off schedule of every wait in the library (DESIGN rule 3).
+ * A wait calls ofs_backoff_step() once per unsuccessful look with a counter that starts
+ * at 0; the step says what to do before the next look: spin (a pause instruction),
+ * yield the CPU, or sleep that many nanoseconds.  The comm layer's wait primitive
+ * (comm_wait_backoff) sleeps on the transport's wait object; a transport waiting on its
+ * own completions (the OFI context engine) sleeps with nanosleep.  Spinning pays only
+ * when every same-node PE has a CPU of its own; oversubscribed, a spinning waiter holds
+ * the CPU the PE it waits for needs, so it yields almost at once (docs/waiting.md).
+ */
+#ifndef OFS_BACKOFF_H
+#define OFS_BACKOFF_H
+
+#include "ofs.h"
+
+#define OFS_BACKOFF_SPINS 64        /* one CPU per PE */
+#define OFS_BACKOFF_SPINS_OVERSUB 2 /* more same-node PEs than CPUs */
+#define OFS_BACKOFF_YIELDS 256
+#define OFS_BACKOFF_MAX_SLEEP_NS 100000L
+
+#define OFS_BACKOFF_SPIN 0L
+#define OFS_BACKOFF_YIELD (-1L)
+
+/* Number of looks that spin before the first yield. */
+static inline unsigned ofs_backoff_spins(void)
+{
+    return ofs_g.oversubscribed ? OFS_BACKOFF_SPINS_OVERSUB : OFS_BACKOFF_SPINS;
+}
+
+/* What to do after look number i of a wait: OFS_BACKOFF_SPIN, OFS_BACKOFF_YIELD or a
+ * sleep of that many nanoseconds (growing from 1 us to OFS_BACKOFF_MAX_SLEEP_NS). */
+static inline long ofs_backoff_step(unsigned i)
+{
+    unsigned spins = ofs_backoff_spins();
+
+    if (i < spins)
+        return OFS_BACKOFF_SPIN;
+    if (i < spins + OFS_BACKOFF_YIELDS)
+        return OFS_BACKOFF_YIELD;
+    unsigned shift = i - spins - OFS_BACKOFF_YIELDS;
+    long ns = shift < 7 ? 1000L << shift : OFS_BACKOFF_MAX_SLEEP_NS;
+    return ns < OFS_BACKOFF_MAX_SLEEP_NS ? ns : OFS_BACKOFF_MAX_SLEEP_NS;
+}
+
+/* The pause instruction of a spin step. */
+static inline void ofs_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+#endif
