@@ -32,7 +32,7 @@ for i in $(seq "$runs"); do
     rm -f err.$$
 done
 # a PE killed after creating its objects but before unlinking them leaves them, named
-# with its pid; the next PE started on the node removes them (README, Failures)
+# with its pid; the next PE started on the node removes them (docs/api.md, Failures)
 timeout -k 2 30 "$oshrun" -n 1 test/reliability/rel_prog ok >/dev/null 2>&1 </dev/null ||
     { echo "the clean-up job failed"; fail=1; }
 added=$(shm_objects_added "$before")

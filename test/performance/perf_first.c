@@ -3,9 +3,9 @@
  * put-with-signal (+ quiet) to every other PE, which wait in a barrier, and prints
  * the resident memory of PE 0 before and after.  Over tcp;ofi_rxm the provider
  * connects and fills its buffer pools lazily, so the first of each kind costs
- * milliseconds (see README, OFI route); on the shared-memory route nothing is set up
- * late.  Times in usec, one sample each (a first use happens once); rows are averaged
- * over the peers.
+ * milliseconds (see docs/ofi.md, The first operation to a PE); on the shared-memory
+ * route nothing is set up late.  Times in usec, one sample each (a first use happens
+ * once); rows are averaged over the peers.
  */
 #include "bench.h"
 
