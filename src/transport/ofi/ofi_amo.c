@@ -7,7 +7,7 @@
  * the put counter; fetching ones count on the get counter and, when nbi, write their
  * result by the next quiet.
  */
-#include "ofi_internal.h"
+#include "ofi_ctx.h"
 
 #include <string.h>
 
@@ -40,28 +40,13 @@ static int ofi_amo_supported(enum fi_op op, enum fi_datatype dt, int fetch)
     return fi_query_atomic(ofi_g.domain, dt, op, &attr, flags) == 0 && attr.count >= 1;
 }
 
-/* Providers known to crash on fetching/compare atomics.  udp;ofi_rxd (libfabric 1.17
- * here) corrupts its transfer lists on every fetching or compare atomic it receives
- * and crashes in the target's progress (fi_cq_read), whatever the type, op or call
- * form (libfabric issue 11814, fixed by PR 11839 in 2026: releases from 2.5 on are
- * trusted).  RMA and non-fetching atomics work; the fetching ones are refused. */
-static const char *ofi_amo_fetch_broken(void)
-{
-    if (strstr(ofi_g.info->fabric_attr->prov_name, "ofi_rxd") &&
-        FI_VERSION_LT(fi_version(), FI_VERSION(2, 5)))
-        return "udp;ofi_rxd before libfabric 2.5 crashes on fetching and compare atomics "
-               "(libfabric issue 11814)";
-    return NULL;
-}
-
 void ofi_amo_setup(void)
 {
-    ofi_g.amo_fallbacks = 0;
-    ofi_g.amo_fetch_broken = ofi_amo_fetch_broken();
+    ofi_g.proto.amo_fallbacks = 0;
     for (int op = 0; op < COMM_AMO_COUNT; op++) {
         for (int dt = 0; dt < COMM_DT_COUNT; dt++) {
             for (int fetch = 0; fetch < 2; fetch++) {
-                struct ofi_amo_how *h = &ofi_g.amo[op][dt][fetch];
+                struct ofi_amo_how *h = &ofi_g.proto.amo[op][dt][fetch];
                 /* FETCH and CSWAP always fetch */
                 int f = fetch || op == COMM_AMO_FETCH || op == COMM_AMO_CSWAP;
 
@@ -72,18 +57,18 @@ void ofi_amo_setup(void)
                 /* testing knob: exercise the fallback on providers that need none */
                 if (ofs_g.params.OFI_AMO_CASLOOP && op != COMM_AMO_CSWAP)
                     h->mode = OFI_AMO_CASLOOP;
-                if (f && ofi_g.amo_fetch_broken)
+                if (f && ofi_g.caps.fetch_atomics_broken)
                     h->mode = OFI_AMO_UNAVAIL;
                 if (h->mode == OFI_AMO_CASLOOP && f == fetch)
-                    ofi_g.amo_fallbacks++;
+                    ofi_g.proto.amo_fallbacks++;
             }
         }
     }
-    if (ofi_g.amo_fetch_broken) {
+    if (ofi_g.caps.fetch_atomics_broken) {
         if (ofs_g.my_pe == 0)
             ofs_log_warn("ofi: %s: fetching atomics are unavailable (a program using one "
                          "stops with an error); RMA and non-fetching atomics work",
-                         ofi_g.amo_fetch_broken);
+                         ofi_g.caps.fetch_atomics_broken);
         return;
     }
     for (int w = 0; w < 2; w++) {
@@ -106,8 +91,10 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
     ssize_t ret;
 
     if (!result) {
+        const char *call = "fi_inject_atomic";
+
         ofi_ctx_dirty(c, pe);
-        if (ofi_g.delivery_complete) {
+        if (ofi_g.caps.delivery_complete) {
             /* completion once applied at the target.  Not FI_INJECT: shm 1.17 crashes on
              * FI_INJECT|FI_DELIVERY_COMPLETE atomics, so the operand is kept in a slot */
             uint64_t *slot = ofi_ctx_slot(c);
@@ -116,7 +103,7 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
             struct fi_rma_ioc rioc = { .addr = raddr, .count = 1, .key = key };
             void *desc = NULL;
             struct fid_mr *tmp = NULL;
-            if (ofi_g.mr_mode & FI_MR_LOCAL)
+            if (ofi_g.reg.mode & FI_MR_LOCAL)
                 desc = ofi_local_desc(c, slot, sz, FI_WRITE, &tmp);
             struct fi_msg_atomic msg = { .msg_iov = &ioc,
                                          .desc = &desc,
@@ -129,6 +116,7 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
                                          .context = ofi_pe_tag(pe) };
             while ((ret = fi_atomicmsg(c->ep, &msg, FI_DELIVERY_COMPLETE)) == -FI_EAGAIN)
                 ofi_ctx_progress(c, &iter);
+            call = "fi_atomicmsg";
             if (tmp && !ret) {
                 ofi_ctx_put_issued(c, pe);
                 ofi_ctx_wait(c, 1, 0);
@@ -141,8 +129,7 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
                 ofi_ctx_progress(c, &iter);
         }
         if (OFS_UNLIKELY(ret))
-            ofi_fatal_call("fi_inject_atomic", ret,
-                           "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx", (int)h->op,
+            ofi_fatal_call(call, ret, "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx", (int)h->op,
                            (int)h->dt, pe, (unsigned long long)raddr, (unsigned long long)key);
         ofi_ctx_put_issued(c, pe);
         return;
@@ -152,7 +139,7 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
     /* an nbi operand may live on the caller's stack: keep a copy until quiet.  Under
      * FI_MR_LOCAL operands and a blocking result go through the context's registered
      * slots too, so no atomic needs a registration of its own. */
-    int local = (ofi_g.mr_mode & FI_MR_LOCAL) != 0;
+    int local = (ofi_g.reg.mode & FI_MR_LOCAL) != 0;
     void *user_result = NULL;
     if (local && !nbi) {
         user_result = result;
@@ -211,7 +198,7 @@ static OFS_NORETURN void ofi_amo_unavail(enum comm_amo_op op, enum comm_dtype dt
     ofs_fatal(1,
               "ofi: atomic %s on %s to PE %d cannot run: %s; use another provider (e.g. "
               "SHMEM_OFI_PROVIDER='tcp;ofi_rxm')",
-              ops[op], dts[dt], pe, ofi_g.amo_fetch_broken);
+              ops[op], dts[dt], pe, ofi_g.caps.fetch_atomics_broken);
 }
 
 /* New value of a word for the compare-swap fallback. */
@@ -250,7 +237,7 @@ static void ofi_amo_casloop(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dt
 {
     size_t sz = comm_dtype_size(dt);
     const struct ofi_amo_how *cas =
-        &ofi_g.amo[COMM_AMO_CSWAP][sz == 4 ? COMM_DT_U32 : COMM_DT_U64][1];
+        &ofi_g.proto.amo[COMM_AMO_CSWAP][sz == 4 ? COMM_DT_U32 : COMM_DT_U64][1];
     uint64_t v = 0, old = 0, nv, prev = 0;
 
     if (cas->mode == OFI_AMO_UNAVAIL)
@@ -278,11 +265,12 @@ static void ofi_amo_casloop(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dt
         memcpy(result, &old, sz);
 }
 
-void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, int seg, size_t off,
-                    const void *operand, const void *cmp, void *result, int pe, int nbi)
+static void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, int seg,
+                           size_t off, const void *operand, const void *cmp, void *result, int pe,
+                           int nbi)
 {
     int fetch = result != NULL || op == COMM_AMO_FETCH || op == COMM_AMO_CSWAP;
-    const struct ofi_amo_how *h = &ofi_g.amo[op][dt][fetch];
+    const struct ofi_amo_how *h = &ofi_g.proto.amo[op][dt][fetch];
     uint64_t scratch;
 
     if (fetch && !result)
@@ -293,9 +281,9 @@ void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, 
      * an atomic followed by quiet then costs one round trip, not two (shm provider:
      * add+quiet 0.72 -> 0.45 us), and a stream costs one flush (add rate: 0.41-0.47 us
      * with every atomic a twin, 0.27-0.32 so; raw libfabric 0.24-0.26). */
-    if (!fetch && !ofi_g.delivery_complete && ofi_g.amo[op][dt][1].mode == OFI_AMO_NATIVE &&
-        c->ndirty == 0 && c->put_done == c->put_issued && c->get_done == c->get_issued) {
-        h = &ofi_g.amo[op][dt][1];
+    if (!fetch && !ofi_g.caps.delivery_complete &&
+        ofi_g.proto.amo[op][dt][1].mode == OFI_AMO_NATIVE && ofi_ctx_idle(c)) {
+        h = &ofi_g.proto.amo[op][dt][1];
         result = ofi_ctx_slot(c);
         nbi = 1;
     }
@@ -307,12 +295,18 @@ void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, 
         ofi_amo_casloop(c, op, dt, seg, off, operand, result, pe);
 }
 
-void ofi_amo(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt, int seg, size_t off,
-             const void *operand, const void *cmp, void *result, int pe, int nbi)
+static void ofi_amo(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt, int seg,
+                    size_t off, const void *operand, const void *cmp, void *result, int pe, int nbi)
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
     int l = ofi_ctx_lock(c);
-    ofi_am_order(c, pe);
+    ofi_sig_order(c, pe);
     ofi_amo_locked(c, op, dt, seg, off, operand, cmp, result, pe, nbi);
     ofi_ctx_unlock(c, l);
+}
+
+void ofi_amo_ops_choose(struct transport_ops *t)
+{
+    t->amo = ofi_amo;
+    ofi_g.ops.amo = ofi_amo_locked;
 }
