@@ -79,7 +79,67 @@ void ofi_amo_setup(void)
     }
 }
 
-/* Issue one native atomic; fetching ones wait unless nbi. */
+/* A non-fetching atomic with delivery completion: complete once applied at the
+ * target.  Not FI_INJECT: shm crashes on FI_INJECT|FI_DELIVERY_COMPLETE atomics, so
+ * the operand is kept in a slot. */
+static void ofi_amo_post_dc(struct ofi_ctx *c, const struct ofi_amo_how *h, size_t sz, int seg,
+                            size_t off, const void *operand, int pe)
+{
+    uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_g.peers[pe].key[seg];
+    uint64_t *slot = ofi_ctx_slot(c);
+    struct fi_ioc ioc = { .addr = slot, .count = 1 };
+    struct fi_rma_ioc rioc = { .addr = raddr, .count = 1, .key = key };
+    void *desc = NULL;
+    struct fid_mr *tmp = NULL;
+    unsigned iter = 0;
+    ssize_t ret;
+
+    memcpy(slot, operand, sz);
+    if (ofi_g.reg.mode & FI_MR_LOCAL)
+        desc = ofi_local_desc(c, slot, sz, FI_WRITE, &tmp);
+    struct fi_msg_atomic msg = { .msg_iov = &ioc,
+                                 .desc = &desc,
+                                 .iov_count = 1,
+                                 .addr = c->addr[pe],
+                                 .rma_iov = &rioc,
+                                 .rma_iov_count = 1,
+                                 .datatype = h->dt,
+                                 .op = h->op,
+                                 .context = ofi_pe_tag(pe) };
+    while ((ret = fi_atomicmsg(c->ep, &msg, FI_DELIVERY_COMPLETE)) == -FI_EAGAIN)
+        ofi_ctx_progress(c, &iter);
+    if (OFS_UNLIKELY(ret))
+        ofi_fatal_call("fi_atomicmsg", ret, "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx",
+                       (int)h->op, (int)h->dt, pe, (unsigned long long)raddr,
+                       (unsigned long long)key);
+    ofi_ctx_put_issued(c, pe);
+    if (tmp) {
+        ofi_ctx_wait(c, 1, 0);
+        fi_close(&tmp->fid);
+    }
+}
+
+/* A non-fetching atomic with transmit completion: injected, its PE marked for quiet's
+ * flushing read. */
+static void ofi_amo_inject(struct ofi_ctx *c, const struct ofi_amo_how *h, int seg, size_t off,
+                           const void *operand, int pe)
+{
+    uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_g.peers[pe].key[seg];
+    unsigned iter = 0;
+    ssize_t ret;
+
+    ofi_ctx_mark(c, pe);
+    while ((ret = fi_inject_atomic(c->ep, operand, 1, c->addr[pe], raddr, key, h->dt, h->op)) ==
+           -FI_EAGAIN)
+        ofi_ctx_progress(c, &iter);
+    if (OFS_UNLIKELY(ret))
+        ofi_fatal_call("fi_inject_atomic", ret, "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx",
+                       (int)h->op, (int)h->dt, pe, (unsigned long long)raddr,
+                       (unsigned long long)key);
+    ofi_ctx_put_issued(c, pe);
+}
+
+/* Issue one native fetching atomic; it waits unless nbi. */
 static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_t sz, int seg,
                            size_t off, const void *operand, const void *cmp, void *result, int pe,
                            int nbi)
@@ -90,50 +150,6 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
     unsigned iter = 0;
     ssize_t ret;
 
-    if (!result) {
-        const char *call = "fi_inject_atomic";
-
-        ofi_ctx_dirty(c, pe);
-        if (ofi_g.caps.delivery_complete) {
-            /* completion once applied at the target.  Not FI_INJECT: shm 1.17 crashes on
-             * FI_INJECT|FI_DELIVERY_COMPLETE atomics, so the operand is kept in a slot */
-            uint64_t *slot = ofi_ctx_slot(c);
-            memcpy(slot, operand, sz);
-            struct fi_ioc ioc = { .addr = slot, .count = 1 };
-            struct fi_rma_ioc rioc = { .addr = raddr, .count = 1, .key = key };
-            void *desc = NULL;
-            struct fid_mr *tmp = NULL;
-            if (ofi_g.reg.mode & FI_MR_LOCAL)
-                desc = ofi_local_desc(c, slot, sz, FI_WRITE, &tmp);
-            struct fi_msg_atomic msg = { .msg_iov = &ioc,
-                                         .desc = &desc,
-                                         .iov_count = 1,
-                                         .addr = c->addr[pe],
-                                         .rma_iov = &rioc,
-                                         .rma_iov_count = 1,
-                                         .datatype = h->dt,
-                                         .op = h->op,
-                                         .context = ofi_pe_tag(pe) };
-            while ((ret = fi_atomicmsg(c->ep, &msg, FI_DELIVERY_COMPLETE)) == -FI_EAGAIN)
-                ofi_ctx_progress(c, &iter);
-            call = "fi_atomicmsg";
-            if (tmp && !ret) {
-                ofi_ctx_put_issued(c, pe);
-                ofi_ctx_wait(c, 1, 0);
-                fi_close(&tmp->fid);
-                return;
-            }
-        } else {
-            while ((ret = fi_inject_atomic(c->ep, operand, 1, c->addr[pe], raddr, key, h->dt,
-                                           h->op)) == -FI_EAGAIN)
-                ofi_ctx_progress(c, &iter);
-        }
-        if (OFS_UNLIKELY(ret))
-            ofi_fatal_call(call, ret, "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx", (int)h->op,
-                           (int)h->dt, pe, (unsigned long long)raddr, (unsigned long long)key);
-        ofi_ctx_put_issued(c, pe);
-        return;
-    }
     if (!operand)
         operand = &dummy;
     /* an nbi operand may live on the caller's stack: keep a copy until quiet.  Under
@@ -265,9 +281,11 @@ static void ofi_amo_casloop(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dt
         memcpy(result, &old, sz);
 }
 
-static void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, int seg,
-                           size_t off, const void *operand, const void *cmp, void *result, int pe,
-                           int nbi)
+/* The locked part of an atomic; dc (delivery completion) is a constant in each
+ * instance, so that no atomic tests the job's settings. */
+static inline void ofi_amo_body(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, int seg,
+                                size_t off, const void *operand, const void *cmp, void *result,
+                                int pe, int nbi, const int dc)
 {
     int fetch = result != NULL || op == COMM_AMO_FETCH || op == COMM_AMO_CSWAP;
     const struct ofi_amo_how *h = &ofi_g.proto.amo[op][dt][fetch];
@@ -276,37 +294,74 @@ static void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dty
     if (fetch && !result)
         result = &scratch, nbi = 0;
     /* Without delivery completion a non-fetching atomic is injected and its PE marked
-     * for quiet's flushing read (ofi_ctx_complete); but the first one on an idle
-     * context goes as its fetching twin, complete once applied, which needs no flush:
-     * an atomic followed by quiet then costs one round trip, not two (shm provider:
-     * add+quiet 0.72 -> 0.45 us), and a stream costs one flush (add rate: 0.41-0.47 us
-     * with every atomic a twin, 0.27-0.32 so; raw libfabric 0.24-0.26). */
-    if (!fetch && !ofi_g.caps.delivery_complete &&
-        ofi_g.proto.amo[op][dt][1].mode == OFI_AMO_NATIVE && ofi_ctx_idle(c)) {
+     * for quiet's flushing read; but the first one on an idle context goes as its
+     * fetching twin, complete once applied, which needs no flush: an atomic followed
+     * by quiet then costs one round trip, not two (docs/ofi-internals.md). */
+    if (!fetch && !dc && ofi_g.proto.amo[op][dt][1].mode == OFI_AMO_NATIVE && ofi_ctx_idle(c)) {
         h = &ofi_g.proto.amo[op][dt][1];
         result = ofi_ctx_slot(c);
         nbi = 1;
     }
-    if (OFS_LIKELY(h->mode == OFI_AMO_NATIVE))
-        ofi_amo_native(c, h, comm_dtype_size(dt), seg, off, operand, cmp, result, pe, nbi);
-    else if (h->mode == OFI_AMO_UNAVAIL)
+    if (OFS_LIKELY(h->mode == OFI_AMO_NATIVE)) {
+        if (result)
+            ofi_amo_native(c, h, comm_dtype_size(dt), seg, off, operand, cmp, result, pe, nbi);
+        else if (dc)
+            ofi_amo_post_dc(c, h, comm_dtype_size(dt), seg, off, operand, pe);
+        else
+            ofi_amo_inject(c, h, seg, off, operand, pe);
+    } else if (h->mode == OFI_AMO_UNAVAIL) {
         ofi_amo_unavail(op, dt, pe);
-    else
+    } else {
         ofi_amo_casloop(c, op, dt, seg, off, operand, result, pe);
+    }
 }
 
-static void ofi_amo(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt, int seg,
-                    size_t off, const void *operand, const void *cmp, void *result, int pe, int nbi)
+static inline void ofi_amo_entry(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt,
+                                 int seg, size_t off, const void *operand, const void *cmp,
+                                 void *result, int pe, int nbi, const int mt, const int dc)
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
-    int l = ofi_ctx_lock(c);
+    int l = mt ? ofi_ctx_lock_mt(c) : 0;
+
     ofi_sig_order(c, pe);
-    ofi_amo_locked(c, op, dt, seg, off, operand, cmp, result, pe, nbi);
+    ofi_amo_body(c, op, dt, seg, off, operand, cmp, result, pe, nbi, dc);
     ofi_ctx_unlock(c, l);
 }
 
+/* the locked part (ofi_g.ops.amo) and the entries of both thread levels, for one
+ * completion */
+#define OFI_AMO_INSTANCES(name, dc)                                                               \
+    static void ofi_amo_locked_##name(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, \
+                                      int seg, size_t off, const void *operand, const void *cmp,  \
+                                      void *result, int pe, int nbi)                              \
+    {                                                                                             \
+        ofi_amo_body(c, op, dt, seg, off, operand, cmp, result, pe, nbi, dc);                     \
+    }                                                                                             \
+    static void ofi_amo_st_##name(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt,  \
+                                  int seg, size_t off, const void *operand, const void *cmp,      \
+                                  void *result, int pe, int nbi)                                  \
+    {                                                                                             \
+        ofi_amo_entry(ctx, op, dt, seg, off, operand, cmp, result, pe, nbi, 0, dc);               \
+    }                                                                                             \
+    static void ofi_amo_mt_##name(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt,  \
+                                  int seg, size_t off, const void *operand, const void *cmp,      \
+                                  void *result, int pe, int nbi)                                  \
+    {                                                                                             \
+        ofi_amo_entry(ctx, op, dt, seg, off, operand, cmp, result, pe, nbi, 1, dc);               \
+    }
+
+OFI_AMO_INSTANCES(delivery, 1)
+OFI_AMO_INSTANCES(transmit, 0)
+
 void ofi_amo_ops_choose(struct transport_ops *t)
 {
-    t->amo = ofi_amo;
-    ofi_g.ops.amo = ofi_amo_locked;
+    int mt = ofs_g.thread_level == OFI_THREAD_MULTIPLE;
+
+    if (ofi_g.caps.delivery_complete) {
+        t->amo = mt ? ofi_amo_mt_delivery : ofi_amo_st_delivery;
+        ofi_g.ops.amo = ofi_amo_locked_delivery;
+    } else {
+        t->amo = mt ? ofi_amo_mt_transmit : ofi_amo_st_transmit;
+        ofi_g.ops.amo = ofi_amo_locked_transmit;
+    }
 }

@@ -16,6 +16,17 @@
 #include <string.h>
 #include <time.h>
 
+/* completions read from a CQ at once */
+#define OFI_CQ_BATCH 16
+/* an error completion without its context: how long to look for the dead peer whose
+ * operation it was (a dying process fails CMA before it becomes a zombie) */
+#define OFI_DEAD_PEER_TRIES 50
+#define OFI_DEAD_PEER_PAUSE_NS 2000000
+/* reads of the CQ looking for the details of a counter error */
+#define OFI_ERR_DETAIL_TRIES 1000
+/* a long wait looks for dead peers once every this many rounds past the yields */
+#define OFI_WATCH_EVERY 0x4000
+
 /* The back-off of the context engine's waits: the library's one schedule, sleeping
  * with nanosleep (the engine drives the provider itself between looks). */
 static void ofi_backoff(unsigned *iter)
@@ -114,8 +125,8 @@ void ofi_cq_err_fatal(const struct ofi_ctx *c, struct fid_cq *cq, const struct f
     /* shm loses the context of a failed operation (1.17) and reports EIO when the
      * peer's process is gone: whose it was, the pids tell, once the dying process has
      * become a zombie (CMA fails while it exits: a few ms are allowed for that) */
-    for (int i = 0; !known && i < 50 && (pe = ofi_dead_local_peer()) < 0; i++) {
-        struct timespec ts = { 0, 2000000 };
+    for (int i = 0; !known && i < OFI_DEAD_PEER_TRIES && (pe = ofi_dead_local_peer()) < 0; i++) {
+        struct timespec ts = { 0, OFI_DEAD_PEER_PAUSE_NS };
         nanosleep(&ts, NULL);
     }
     if (pe >= 0 && (!known || ofi_err_peer_lost(err->err) || ofi_peer_dead(pe)))
@@ -148,8 +159,8 @@ static OFS_NORETURN void ofi_cq_fail(struct ofi_ctx *c, const char *what)
 /* Harvest the context's CQ: bounce buffers come back, errors are fatal. */
 static void ofi_cq_drain(struct ofi_ctx *c)
 {
-    struct fi_cq_entry e[16];
-    ssize_t n = fi_cq_read(c->cq, e, 16);
+    struct fi_cq_entry e[OFI_CQ_BATCH];
+    ssize_t n = fi_cq_read(c->cq, e, OFI_CQ_BATCH);
 
     if (n > 0) {
         for (ssize_t i = 0; i < n; i++) {
@@ -177,7 +188,7 @@ void ofi_ctx_check_errors(struct ofi_ctx *c)
     if (OFS_LIKELY(pe_ == c->put_err_seen && ge == c->get_err_seen))
         return;
     /* the CQ carries the details of the failed operation */
-    for (int i = 0; i < 1000; i++) {
+    for (int i = 0; i < OFI_ERR_DETAIL_TRIES; i++) {
         ssize_t n = fi_cq_read(c->cq, NULL, 0);
         if (n == -FI_EAVAIL)
             ofi_cq_fail(c, pe_ != c->put_err_seen ? "put/atomic" : "get/fetching atomic");
@@ -191,12 +202,9 @@ void ofi_ctx_check_errors(struct ofi_ctx *c)
 
 /* Reading a counter drives the provider's progress on the context's endpoint, and
  * that is all a wait needs most of the time: the other calls of a full round (error
- * counters, the context's CQ, the target endpoint) cost a provider poll each (an
- * epoll_wait with tcp;ofi_rxm): making every round do them put an 8-byte get over
- * tcp;ofi_rxm at 1.6x raw libfabric instead of 1.06x (both with the target PE
- * spinning in a barrier and no progress thread, runs alternating with ofi_raw).  So
- * they run every OFI_WAIT_FULL-th round while spinning, and on every round once the
- * backoff yields or sleeps. */
+ * counters, the context's CQ, the target endpoint) cost a provider poll each, so they
+ * run every OFI_WAIT_FULL-th round while spinning, and on every round once the backoff
+ * yields or sleeps (docs/ofi-internals.md, "Completion"). */
 #define OFI_WAIT_FULL 16
 
 void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
@@ -221,8 +229,7 @@ void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
         }
         /* a wait that outlasts the spin phase lets the progress thread stand by;
          * shorter ones do not count: the thread, parked during one and woken at its
-         * end, would be woken once per operation (8-byte put+quiet and get over
-         * tcp;ofi_rxm 1.06-1.22x raw libfabric counted from the start, 0.95-1.0x so) */
+         * end, would be woken once per operation */
         if (!attending && iter >= ofs_backoff_spins()) {
             attending = 1;
             ofi_attend_ctx(1);
@@ -234,7 +241,8 @@ void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
         ofi_ctx_check_errors(c);
         ofi_ctx_progress(c, &iter);
         /* about once a second once sleeping (up to OFS_BACKOFF_MAX_SLEEP_NS a round) */
-        if (OFS_UNLIKELY(iter > ofs_backoff_spins() + OFS_BACKOFF_YIELDS && (iter & 0x3fff) == 0))
+        if (OFS_UNLIKELY(iter > ofs_backoff_spins() + OFS_BACKOFF_YIELDS &&
+                         (iter % OFI_WATCH_EVERY) == 0))
             ofi_wait_watch();
     }
 }

@@ -247,23 +247,15 @@ ofs_status_t ofi_info_choose(void)
      * (ofi_rma at 2 PEs on 2 cores: 17 s instead of 2 s).  Read at provider load, so
      * set before the first fi_getinfo; a user's own setting wins. */
     ofi_env_default("FI_SOCKETS_PE_WAITTIME", 0);
-    /* rxm sends up to FI_OFI_RXM_BUFFER_SIZE bytes (16 KiB by default) eagerly, longer
-     * messages by rendezvous; a put-with-signal message carries a 32-byte header, so by
-     * default 16 KiB of data took two messages (perf_pingpong over tcp;ofi_rxm, 16 KiB:
-     * 16.9-19.6 us per transfer, 12.7-13.6 with the header's room added; fi_pingpong
-     * 11.9).  Also read at provider load; a user's own setting wins. */
+    /* rxm sends up to FI_OFI_RXM_BUFFER_SIZE bytes (16 KiB by default) eagerly; a
+     * put-with-signal message carries a 32-byte header: room for it, so that 16 KiB of
+     * data is one message.  Also read at provider load; a user's own setting wins. */
     if (ofs_g.params.OFI_AM_SIZE != 0)
         ofi_env_default("FI_OFI_RXM_BUFFER_SIZE", OFI_RXM_EAGER_SET);
-    /* rxm over tcp (1.17) receives through a shared receive context of
-     * FI_OFI_RXM_MSG_RX_SIZE buffers of the eager size per endpoint, 4096 unless set:
-     * most of a PE's memory (2 PEs over tcp;ofi_rxm: 149 MB resident after shmem_init,
-     * 183 MB after first use, +85 MB per further context).  With 1024 (rxm allocates
-     * buffers in chunks of 1024: 128 to 1024 measure the same): 48 MB, 82 MB and +35 MB,
-     * and rates, latencies and ping-pongs no slower (ratios 0.91-1.04, four alternating
-     * pairs; 1 MiB bandwidth, 12 pairs: put 0.95, get 1.08, in tcp's spread).  Not
-     * where the user chose either variable, nor where rxm may run over verbs, whose
-     * default is no shared context: the size is then per connection (128 by default),
-     * and 1024 would multiply rxm's memory per peer by 8. */
+    /* rxm over tcp receives through a shared receive context of FI_OFI_RXM_MSG_RX_SIZE
+     * buffers per endpoint, 4096 unless set: most of a PE's memory; 1024 takes a third
+     * of it and is no slower (docs/ofi-internals.md).  Not where the user chose either
+     * variable, nor where rxm may run over verbs (the size is per connection there). */
     if (!getenv("FI_OFI_RXM_USE_SRX") && !ofi_verbs_possible(prov))
         ofi_env_default("FI_OFI_RXM_MSG_RX_SIZE", OFI_RXM_MSG_RX_SET);
     if (ofi_mr_mode_parse(ofs_g.params.OFI_MR_MODE, &ofi_g.reg.hints, &ofi_g.reg.forced) != 0) {

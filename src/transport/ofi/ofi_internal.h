@@ -166,9 +166,6 @@ struct ofi_state {
          * zero-copy put asks only for FI_INJECT_COMPLETE (source reusable) and marks its
          * PE for quiet's flushing read */
         int put_local;
-        /* a write marks its PE for quiet's flushing read (no delivery completion, and
-         * puts not in place) */
-        int put_flush;
         struct ofi_amo_how amo[COMM_AMO_COUNT][COMM_DT_COUNT][2];
         int amo_fallbacks;
     } proto;

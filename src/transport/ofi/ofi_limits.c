@@ -22,11 +22,10 @@ static unsigned long long ofi_rlim(rlim_t v)
     return v == RLIM_INFINITY ? 0 : (unsigned long long)v;
 }
 
-/* Over tcp;ofi_rxm each context's endpoint holds about 8 descriptors (libfabric 1.17:
- * rxm's listening socket, tcp's epoll fd and three socket pairs for its signals) and
- * a socket per PE it has reached, so the usual soft limit of 1024 ends a job of 64
- * PEs with 16 contexts each.  At init the soft limit goes up to the hard one, as
- * Go's runtime does for every program, unless SHMEM_OFI_RAISE_NOFILE=0 (the
+/* Over tcp;ofi_rxm each context's endpoint holds several descriptors and a socket per
+ * PE it has reached (docs/ofi-internals.md), so the usual soft limit of 1024 ends a
+ * job of 64 PEs with 16 contexts each.  At init the soft limit goes up to the hard
+ * one, as Go's runtime does for every program, unless SHMEM_OFI_RAISE_NOFILE=0 (the
  * descriptors are polled, never select()ed, so numbers above 1024 are fine). */
 void ofi_nofile_raise(void)
 {

@@ -26,10 +26,11 @@
  * endpoint too while it has operations in flight (reading a counter drives it without
  * taking its completions), since some providers (udp;ofi_rxd) need the initiator
  * driven for its operations to land.  Only then: in a barrier, whose quiet left
- * nothing in flight, it is a provider poll per round for nothing (a put ping-pong
- * through shmem_wait_until over tcp;ofi_rxm: 21.2 -> 19.5 us without it).  The counts
+ * nothing in flight, it is a provider poll per round for nothing.  The counts
  * are read without the context's lock: a stale pair costs one poll more or one less
  * round before the next look. */
+#define OFI_SIG_POLL_EVERY 8
+
 void ofi_progress(void)
 {
     static unsigned rounds;
@@ -46,7 +47,8 @@ void ofi_progress(void)
          * nothing until its endpoint is driven: every 8th round where they are used
          * (a provider poll per round would cost a tcp ping-pong what it costs with
          * counts, above) */
-        (ofi_g.sig.by_msg && (__atomic_add_fetch(&rounds, 1, __ATOMIC_RELAXED) & 7) == 0))
+        (ofi_g.sig.by_msg &&
+         (__atomic_add_fetch(&rounds, 1, __ATOMIC_RELAXED) % OFI_SIG_POLL_EVERY) == 0))
         (void)fi_cntr_read(d->put_cntr);
 }
 
@@ -94,19 +96,15 @@ static void ofi_attend_leave(int keep_standby)
  * (wait_until, barrier, a lock: comm_wait_backoff; TP_ATTEND_*).  Not counted with
  * more PEs than CPUs on the node unless the target CQ has a wait fd: a waiter there
  * yields the CPU to the others and may not run for a while, and without the fd it
- * sleeps blind, so the thread keeps serving (a dissemination barrier of 4 PEs on 2
- * cores over the shm provider: 30 us with it, 55 us without); with the fd the waiter
- * sleeps on it, woken by the traffic it is to serve, and a thread that kept serving
- * only took CPU time from the PEs (tcp;ofi_rxm, 4 PEs on 2 cores, alternating runs:
- * barriers 55-68 us instead of 160-195, 8-byte get from a PE in a barrier 14-20 us
- * instead of 19-35).  Waits for this PE's own operations (ofi_attend_ctx) still do
- * not count there: a PE spinning on memory between them needs the thread at once (put
- * ping-pongs outside the library were 1.5x as long).  The end of the last
+ * sleeps blind, so the thread keeps serving; with the fd the waiter sleeps on it,
+ * woken by the traffic it is to serve, and a thread that kept serving only took CPU
+ * time from the PEs (docs/ofi-internals.md, "Progress thread", has the measurements).
+ * Waits for this PE's own operations (ofi_attend_ctx) still do not count there: a PE
+ * spinning on memory between them needs the thread at once.  The end of the last
  * waiter wakes the thread, unless the PE is in a conversation: in a ping-pong (put,
- * wait_until, put, ...) that wake came once per message, and a context switch per
- * message made 8-byte put-with-signal round trips over tcp;ofi_rxm 2.2x as long (see
- * ofi_progress_main for how long the thread stands by then).  The average is a hint
- * (several application threads update it without a lock), so is the decision. */
+ * wait_until, put, ...) that wake came once per message, a context switch per message
+ * (see ofi_progress_main for how long the thread stands by then).  The average is a
+ * hint (several application threads update it without a lock), so is the decision. */
 void ofi_attend(int delta)
 {
     if (ofs_g.oversubscribed && ofi_g.target.cq_fd < 0)
@@ -231,20 +229,17 @@ static void *ofi_progress_main(void *arg)
     /* short sleeps must be short: the default 50 us timer slack would round them up */
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     /* Shortest sleep (without a wait fd): a tenth of the longest.  Shorter sleeps wake
-     * the thread so often that it preempts the application's threads: with 1 us, a
-     * put ping-pong between two PEs spinning on memory on 2 cores took 68 us instead
-     * of 7.5 us (fetch-add to an idle target: 27 us instead of 57 us) */
+     * the thread so often that it preempts the application's threads */
     const int64_t min_ns = max_ns / 10 > 1000 ? max_ns / 10 : 1000;
     while (!__atomic_load_n(&ofi_g.progress.stop, __ATOMIC_ACQUIRE)) {
         /* While the application waits in the library (and polls the endpoint, sleeping
          * on the wait fd itself), stand by rather than compete with it for the CPU and
-         * the endpoint: a thread woken by every message aimed at a PE that was polling
-         * anyway put 8-byte gets over tcp;ofi_rxm at 2-3x raw libfabric.  The last
-         * waiter to leave wakes the thread, except in a conversation (ofi_attend): then
-         * the stand-by lasts for as long as the application keeps starting waits for
-         * other PEs, since a thread woken by the fd between two waits cost as much as
-         * one woken at the end of each (medians of 8-byte round trips over tcp;ofi_rxm:
-         * 45 us either way, 19.5 us without a thread).  A PE that leaves its last wait
+         * the endpoint (a thread woken by every message aimed at a PE that was polling
+         * anyway made small gets 2-3x slower).  The last waiter to leave wakes the
+         * thread, except in a conversation (ofi_attend): then the stand-by lasts for as
+         * long as the application keeps starting waits for other PEs, since a thread
+         * woken by the fd between two waits cost as much as one woken at the end of
+         * each (docs/ofi-internals.md).  A PE that leaves its last wait
          * of a conversation is served again within two stand-by steps.  A waiter that
          * stopped polling (asleep on a futex, or a wait loop that forgot to leave) is
          * not trusted beyond one step without a poll. */

@@ -38,24 +38,26 @@ static void ofi_writemsg(struct ofi_ctx *c, const void *src, void *desc, size_t 
 
 /* fi_inject_write takes the provider's inject completion (shm completes it when
  * queued, before the target applies it); with delivery completion granted we ask for
- * it explicitly so that quiet means "in the target's memory". */
+ * it explicitly (ofi_put_inject_dc) so that quiet means "in the target's memory". */
 static void ofi_put_inject(struct ofi_ctx *c, const void *src, size_t len, int pe, uint64_t raddr,
                            uint64_t key)
 {
     unsigned iter = 0;
     ssize_t ret;
 
-    if (ofi_g.caps.delivery_complete) {
-        ofi_writemsg(c, src, NULL, len, pe, raddr, key, NULL, FI_INJECT | FI_DELIVERY_COMPLETE,
-                     "inject");
-        return;
-    }
     while ((ret = fi_inject_write(c->ep, src, len, c->addr[pe], raddr, key)) == -FI_EAGAIN)
         ofi_ctx_progress(c, &iter);
     if (OFS_UNLIKELY(ret))
         ofi_fatal_call("fi_inject_write", ret, "len %zu, PE %d, raddr 0x%llx, key 0x%llx", len, pe,
                        (unsigned long long)raddr, (unsigned long long)key);
     ofi_ctx_put_issued(c, pe);
+}
+
+static void ofi_put_inject_dc(struct ofi_ctx *c, const void *src, size_t len, int pe,
+                              uint64_t raddr, uint64_t key)
+{
+    ofi_writemsg(c, src, NULL, len, pe, raddr, key, NULL, FI_INJECT | FI_DELIVERY_COMPLETE,
+                 "inject");
 }
 
 static void ofi_put_bounce(struct ofi_ctx *c, const void *src, size_t len, int pe, uint64_t raddr,
@@ -75,10 +77,10 @@ static void ofi_put_large(struct ofi_ctx *c, const char *src, size_t len, int pe
     struct fid_mr *tmp;
     void *desc = ofi_local_desc(c, src, len, FI_WRITE, &tmp);
     size_t chunk = ofi_g.proto.thresh.chunk;
-    /* a put that waits here waits only for its source to be reusable (tcp;ofi_rxm:
-     * 64-128 KiB put streams 1.4x faster); quiet then flushes the PE (a put+quiet
-     * pays ~5% for the second message).  Non-blocking puts keep delivery completion:
-     * nothing waits for it before quiet, and quiet needs no flush for them. */
+    /* a put that waits here waits only for its source to be reusable (faster streams;
+     * docs/ofi-internals.md, "Put protocols"); quiet then flushes the PE.  Non-blocking
+     * puts keep delivery completion: nothing waits for it before quiet, and quiet
+     * needs no flush for them. */
     int local = ofi_g.proto.put_local && (blocking || tmp);
 
     if (local)
@@ -110,40 +112,82 @@ static void ofi_put_large(struct ofi_ctx *c, const char *src, size_t len, int pe
         fi_close(&tmp->fid);
 }
 
-static void ofi_put_locked(struct ofi_ctx *c, int seg, size_t off, const void *src, size_t len,
-                           int pe, int blocking)
+/* How a put completes, chosen for the job at connect (ofi_rma_ops_choose): */
+enum ofi_put_completion {
+    OFI_PUTC_FLUSH,    /* transmit completion: quiet flushes the PE with a read */
+    OFI_PUTC_IN_PLACE, /* transmit completion, but the provider writes in place */
+    OFI_PUTC_DELIVERY, /* delivery completion */
+};
+
+/* The locked part of a put; pc is a constant in each of its instances below, so that
+ * no put tests the job's settings. */
+static inline void ofi_put_body(struct ofi_ctx *c, int seg, size_t off, const void *src, size_t len,
+                                int pe, int blocking, const enum ofi_put_completion pc)
 {
     uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_g.peers[pe].key[seg];
 
     if (OFS_UNLIKELY(len == 0))
         return;
-    if (!ofi_g.caps.put_in_place)
-        ofi_ctx_dirty(c, pe);
+    if (pc == OFI_PUTC_FLUSH)
+        ofi_ctx_mark(c, pe);
     switch (ofi_put_proto_select(len, &ofi_g.proto.thresh)) {
-    case OFI_PUT_INJECT: ofi_put_inject(c, src, len, pe, raddr, key); break;
+    case OFI_PUT_INJECT:
+        if (pc == OFI_PUTC_DELIVERY)
+            ofi_put_inject_dc(c, src, len, pe, raddr, key);
+        else
+            ofi_put_inject(c, src, len, pe, raddr, key);
+        break;
     case OFI_PUT_BOUNCE: ofi_put_bounce(c, src, len, pe, raddr, key); break;
     default: ofi_put_large(c, src, len, pe, raddr, key, blocking); break;
     }
 }
 
-static void ofi_put(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len, int pe)
+/* An entry of the transport table: mt (SHMEM_THREAD_MULTIPLE: shared contexts lock)
+ * and pc are constants in each instance. */
+static inline void ofi_put_entry(struct comm_ctx *ctx, int seg, size_t off, const void *src,
+                                 size_t len, int pe, int blocking, const int mt,
+                                 const enum ofi_put_completion pc)
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
-    int l = ofi_ctx_lock(c);
+    int l = mt ? ofi_ctx_lock_mt(c) : 0;
+
     ofi_sig_order(c, pe);
-    ofi_put_locked(c, seg, off, src, len, pe, 1);
+    ofi_put_body(c, seg, off, src, len, pe, blocking, pc);
     ofi_ctx_unlock(c, l);
 }
 
-static void ofi_put_nbi(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len,
-                        int pe)
-{
-    struct ofi_ctx *c = ofi_ctx_of(ctx);
-    int l = ofi_ctx_lock(c);
-    ofi_sig_order(c, pe);
-    ofi_put_locked(c, seg, off, src, len, pe, 0);
-    ofi_ctx_unlock(c, l);
-}
+/* put, put_nbi and the locked part (ofi_g.ops.put) of one completion; and the entries
+ * of both thread levels */
+#define OFI_PUT_INSTANCES(name, pc)                                                               \
+    static void ofi_put_locked_##name(struct ofi_ctx *c, int seg, size_t off, const void *src,    \
+                                      size_t len, int pe, int blocking)                           \
+    {                                                                                             \
+        ofi_put_body(c, seg, off, src, len, pe, blocking, pc);                                    \
+    }                                                                                             \
+    static void ofi_put_st_##name(struct comm_ctx *ctx, int seg, size_t off, const void *src,     \
+                                  size_t len, int pe)                                             \
+    {                                                                                             \
+        ofi_put_entry(ctx, seg, off, src, len, pe, 1, 0, pc);                                     \
+    }                                                                                             \
+    static void ofi_put_nbi_st_##name(struct comm_ctx *ctx, int seg, size_t off, const void *src, \
+                                      size_t len, int pe)                                         \
+    {                                                                                             \
+        ofi_put_entry(ctx, seg, off, src, len, pe, 0, 0, pc);                                     \
+    }                                                                                             \
+    static void ofi_put_mt_##name(struct comm_ctx *ctx, int seg, size_t off, const void *src,     \
+                                  size_t len, int pe)                                             \
+    {                                                                                             \
+        ofi_put_entry(ctx, seg, off, src, len, pe, 1, 1, pc);                                     \
+    }                                                                                             \
+    static void ofi_put_nbi_mt_##name(struct comm_ctx *ctx, int seg, size_t off, const void *src, \
+                                      size_t len, int pe)                                         \
+    {                                                                                             \
+        ofi_put_entry(ctx, seg, off, src, len, pe, 0, 1, pc);                                     \
+    }
+
+OFI_PUT_INSTANCES(flush, OFI_PUTC_FLUSH)
+OFI_PUT_INSTANCES(in_place, OFI_PUTC_IN_PLACE)
+OFI_PUT_INSTANCES(delivery, OFI_PUTC_DELIVERY)
 
 static void ofi_get_locked(struct ofi_ctx *c, char *dst, int seg, size_t off, size_t len, int pe,
                            int blocking)
@@ -177,22 +221,32 @@ static void ofi_get_locked(struct ofi_ctx *c, char *dst, int seg, size_t off, si
         fi_close(&tmp->fid);
 }
 
-static void ofi_get(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe)
+static inline void ofi_get_entry(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len,
+                                 int pe, int blocking, const int mt)
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
-    int l = ofi_ctx_lock(c);
+    int l = mt ? ofi_ctx_lock_mt(c) : 0;
+
     ofi_sig_order(c, pe);
-    ofi_get_locked(c, dst, seg, off, len, pe, 1);
+    ofi_get_locked(c, dst, seg, off, len, pe, blocking);
     ofi_ctx_unlock(c, l);
 }
 
-static void ofi_get_nbi(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe)
+static void ofi_get_st(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe)
 {
-    struct ofi_ctx *c = ofi_ctx_of(ctx);
-    int l = ofi_ctx_lock(c);
-    ofi_sig_order(c, pe);
-    ofi_get_locked(c, dst, seg, off, len, pe, 0);
-    ofi_ctx_unlock(c, l);
+    ofi_get_entry(ctx, dst, seg, off, len, pe, 1, 0);
+}
+static void ofi_get_nbi_st(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe)
+{
+    ofi_get_entry(ctx, dst, seg, off, len, pe, 0, 0);
+}
+static void ofi_get_mt(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe)
+{
+    ofi_get_entry(ctx, dst, seg, off, len, pe, 1, 1);
+}
+static void ofi_get_nbi_mt(struct comm_ctx *ctx, void *dst, int seg, size_t off, size_t len, int pe)
+{
+    ofi_get_entry(ctx, dst, seg, off, len, pe, 0, 1);
 }
 
 static void ofi_fence(struct comm_ctx *ctx)
@@ -227,14 +281,25 @@ void ofi_quiet(struct comm_ctx *ctx)
 
 void ofi_rma_ops_choose(struct transport_ops *t)
 {
+    int mt = ofs_g.thread_level == OFI_THREAD_MULTIPLE;
+
     ofi_g.proto.op_flags = ofi_g.caps.delivery_complete ? FI_DELIVERY_COMPLETE : 0;
     ofi_g.proto.put_local =
         ofi_g.caps.delivery_complete && ofi_g.caps.rma_raw && !ofs_g.params.OFI_PUT_DELIVERY;
-    ofi_g.proto.put_flush = !ofi_g.caps.delivery_complete && !ofi_g.caps.put_in_place;
-    t->put = ofi_put;
-    t->put_nbi = ofi_put_nbi;
-    t->get = ofi_get;
-    t->get_nbi = ofi_get_nbi;
+    if (ofi_g.caps.delivery_complete) {
+        t->put = mt ? ofi_put_mt_delivery : ofi_put_st_delivery;
+        t->put_nbi = mt ? ofi_put_nbi_mt_delivery : ofi_put_nbi_st_delivery;
+        ofi_g.ops.put = ofi_put_locked_delivery;
+    } else if (ofi_g.caps.put_in_place) {
+        t->put = mt ? ofi_put_mt_in_place : ofi_put_st_in_place;
+        t->put_nbi = mt ? ofi_put_nbi_mt_in_place : ofi_put_nbi_st_in_place;
+        ofi_g.ops.put = ofi_put_locked_in_place;
+    } else {
+        t->put = mt ? ofi_put_mt_flush : ofi_put_st_flush;
+        t->put_nbi = mt ? ofi_put_nbi_mt_flush : ofi_put_nbi_st_flush;
+        ofi_g.ops.put = ofi_put_locked_flush;
+    }
+    t->get = mt ? ofi_get_mt : ofi_get_st;
+    t->get_nbi = mt ? ofi_get_nbi_mt : ofi_get_nbi_st;
     t->fence = ofi_fence;
-    ofi_g.ops.put = ofi_put_locked;
 }

@@ -1,15 +1,12 @@
 /*
- * Put-with-signal as one message (the "AM" path).  Written as an RMA write and an
- * atomic, a put-with-signal over tcp;ofi_rxm is four messages (the write, its
- * delivery acknowledgement, the atomic, its response), and a put_signal/wait_until
- * ping-pong took 3.4x fi_pingpong's time per transfer.  Here a small one is a single
- * send to the target endpoint carrying a header, the data and the signal; the target
- * copies the data and updates the signal (a CPU atomic, released after the data) when
- * it reads its completion queue, which its wait loops and its progress thread do.
- * Data longer than the provider sends by its fastest protocol (shm: its inject size,
- * tcp;ofi_rxm: its eager size) goes in several messages, the signal with the last
- * (perf_pingpong over tcp;ofi_rxm, 16 KiB: 18.4-22.5 us per transfer that way,
- * 24.2-30.1 us written and then signalled).
+ * Put-with-signal as messages.  Written as an RMA write and an atomic, a
+ * put-with-signal over tcp;ofi_rxm is four messages (the write, its acknowledgement,
+ * the atomic, its response).  Here a small one is a single send to the target
+ * endpoint carrying a header, the data and the signal; the target copies the data and
+ * updates the signal (a CPU atomic, released after the data) when it reads its
+ * completion queue, which its wait loops and its progress thread do.  Data longer than
+ * the provider sends by its fastest protocol goes in several messages, the signal with
+ * the last (docs/ofi-internals.md, "Put-with-signal messages", has the measurements).
  *
  * Every signal update over the OFI route then has one executor, the target's CPU
  * (a put-with-signal too large for a message writes its data, then sends a message
@@ -40,6 +37,9 @@
 
 pthread_mutex_t ofi_sig_bounce_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* a flush that waits longer than this many rounds lets the progress thread stand by */
+#define OFI_SIG_FLUSH_SPINS 64
+
 /* Largest message sent by inject: SHMEM_OFI_INJECT_SIZE (which can only lower the
  * provider's inject size) applies to messages as to puts. */
 static size_t ofi_sig_inject_max(void)
@@ -48,14 +48,9 @@ static size_t ofi_sig_inject_max(void)
     return inj < OFI_SIG_HDR + OFI_SIG_INJECT_MAX ? inj : OFI_SIG_HDR + OFI_SIG_INJECT_MAX;
 }
 
-/* The longest message (header included) the provider sends by its fastest protocol:
- * shm injects up to its inject size and takes a slower protocol above (perf_pingpong,
- * 4 KiB: 2.66-2.92 us as two injected messages, 2.84-3.41 us written and signalled;
- * one 4 KiB + 32 B message was no faster than the latter); tcp;ofi_rxm sends up to its buffer
- * size (FI_OFI_RXM_BUFFER_SIZE: 16 KiB + 32 B as ofi_getinfo sets it unless the user
- * did, 16 KiB in rxm without it) eagerly and by rendezvous above
- * (fi_pingpong 16384 B: 14 us, 16385 B: 35 us).  Elsewhere: what the bounce buffer or
- * an inject holds (carry). */
+/* The longest message (header included) the provider sends by its fastest protocol
+ * (caps: its inject size, or its eager size; docs/ofi-internals.md has the
+ * measurements).  Elsewhere: what the bounce buffer or an inject holds (carry). */
 static size_t ofi_sig_step(size_t carry)
 {
     size_t step = carry;
@@ -274,7 +269,7 @@ static void ofi_sig_flush(struct ofi_ctx *c)
     c->sig_n = 0;
     int attending = 0;
     while (__atomic_load_n(&c->sig_acked, __ATOMIC_ACQUIRE) < c->sig_flushes) {
-        if (!attending && iter >= 64) {
+        if (!attending && iter >= OFI_SIG_FLUSH_SPINS) {
             attending = 1;
             ofi_attend_ctx(1);
         }
@@ -284,46 +279,72 @@ static void ofi_sig_flush(struct ofi_ctx *c)
         ofi_attend_ctx(-1);
 }
 
-/* Up to SHMEM_OFI_AM_SIZE bytes, one message (ofi_sig_putsig).  Otherwise the signal must
- * not overtake the data: unless the provider orders sends (writes) after writes,
- * complete the data first (with delivery completion that means it is in the target's
- * memory; a message leaving from another endpoint than the write waits for it in
- * ofi_sig_putsig); then the signal goes by message where messages carry signals, else
- * as an atomic. */
-static void ofi_put_signal(struct comm_ctx *ctx, int seg, size_t off, const void *src, size_t len,
-                           int sig_seg, size_t sig_off, uint64_t signal, int sig_op, int pe,
-                           int nbi)
+/* Put-with-signal by message: up to SHMEM_OFI_AM_SIZE bytes of data, one message
+ * (ofi_sig_putsig).  Larger: the data written, then the signal by message; the signal
+ * must not overtake the data: unless the provider orders sends after writes, the data
+ * completes first (with delivery completion that means it is in the target's memory;
+ * a message leaving from another endpoint than the write waits for it in
+ * ofi_sig_putsig). */
+static void ofi_put_signal_msg(struct ofi_ctx *c, int seg, size_t off, const void *src, size_t len,
+                               int sig_seg, size_t sig_off, uint64_t signal, int sig_op, int pe,
+                               int nbi)
 {
-    struct ofi_ctx *c = ofi_ctx_of(ctx);
-    int l = ofi_ctx_lock(c);
     int coll = sig_op & COMM_SIG_COLL;
 
     sig_op &= COMM_SIG_ADD;
-    if (ofi_g.sig.by_msg) {
-        if (len > ofi_g.sig.msg_max) {
-            /* data sent by message and not yet applied could land after this write */
-            if (c->sig_n && c->sig_pe[pe] == OFI_SIG_SENT_DATA)
-                ofi_sig_flush(c);
-            ofi_g.ops.put(c, seg, off, src, len, pe, !nbi);
-            if (!ofi_g.caps.ordered_saw)
-                ofi_ctx_complete_rma(c); /* earlier messages need not be applied */
-            /* from another endpoint, ofi_sig_putsig completes it too */
-            len = 0;
-        }
-        ofi_sig_putsig(c, seg, off, src, len, sig_seg, sig_off, signal, sig_op, pe, !coll);
-        ofi_ctx_unlock(c, l);
-        return;
+    if (len > ofi_g.sig.msg_max) {
+        /* data sent by message and not yet applied could land after this write */
+        if (c->sig_n && c->sig_pe[pe] == OFI_SIG_SENT_DATA)
+            ofi_sig_flush(c);
+        ofi_g.ops.put(c, seg, off, src, len, pe, !nbi);
+        if (!ofi_g.caps.ordered_saw)
+            ofi_ctx_complete_rma(c); /* earlier messages need not be applied */
+        /* from another endpoint, ofi_sig_putsig completes it too */
+        len = 0;
     }
+    ofi_sig_putsig(c, seg, off, src, len, sig_seg, sig_off, signal, sig_op, pe, !coll);
+}
+
+/* Put-with-signal as a write and an atomic, where signals do not go by message: the
+ * signal must not overtake the data; unless the provider orders writes after writes,
+ * complete the data first. */
+static void ofi_put_signal_amo(struct ofi_ctx *c, int seg, size_t off, const void *src, size_t len,
+                               int sig_seg, size_t sig_off, uint64_t signal, int sig_op, int pe,
+                               int nbi)
+{
+    sig_op &= COMM_SIG_ADD;
     ofi_g.ops.put(c, seg, off, src, len, pe, !nbi);
     if (!ofi_g.caps.ordered_waw)
         ofi_ctx_complete(c);
     ofi_g.ops.amo(c, sig_op == COMM_SIG_ADD ? COMM_AMO_ADD : COMM_AMO_SET, COMM_DT_U64, sig_seg,
                   sig_off, &signal, NULL, NULL, pe, nbi);
-    ofi_ctx_unlock(c, l);
 }
+
+/* the entries of both thread levels, for both ways */
+#define OFI_PUT_SIGNAL_INSTANCE(name, mt, way)                                                    \
+    static void ofi_put_signal_##name(struct comm_ctx *ctx, int seg, size_t off, const void *src, \
+                                      size_t len, int sig_seg, size_t sig_off, uint64_t signal,   \
+                                      int sig_op, int pe, int nbi)                                \
+    {                                                                                             \
+        struct ofi_ctx *c = ofi_ctx_of(ctx);                                                      \
+        int l = (mt) ? ofi_ctx_lock_mt(c) : 0;                                                    \
+                                                                                                  \
+        way(c, seg, off, src, len, sig_seg, sig_off, signal, sig_op, pe, nbi);                    \
+        ofi_ctx_unlock(c, l);                                                                     \
+    }
+
+OFI_PUT_SIGNAL_INSTANCE(msg_st, 0, ofi_put_signal_msg)
+OFI_PUT_SIGNAL_INSTANCE(msg_mt, 1, ofi_put_signal_msg)
+OFI_PUT_SIGNAL_INSTANCE(amo_st, 0, ofi_put_signal_amo)
+OFI_PUT_SIGNAL_INSTANCE(amo_mt, 1, ofi_put_signal_amo)
 
 void ofi_sig_ops_choose(struct transport_ops *t)
 {
-    t->put_signal = ofi_put_signal;
+    int mt = ofs_g.thread_level == OFI_THREAD_MULTIPLE;
+
+    if (ofi_g.sig.by_msg)
+        t->put_signal = mt ? ofi_put_signal_msg_mt : ofi_put_signal_msg_st;
+    else
+        t->put_signal = mt ? ofi_put_signal_amo_mt : ofi_put_signal_amo_st;
     ofi_g.ops.sig_flush = ofi_sig_flush;
 }
