@@ -79,6 +79,13 @@ void ofi_amo_setup(void)
     }
 }
 
+static OFS_NORETURN void ofi_amo_fatal(const char *call, ssize_t ret, const struct ofi_amo_how *h,
+                                       int pe, uint64_t raddr, uint64_t key)
+{
+    ofi_fatal_call(call, ret, "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx", (int)h->op,
+                   (int)h->dt, pe, (unsigned long long)raddr, (unsigned long long)key);
+}
+
 /* A non-fetching atomic with delivery completion: complete once applied at the
  * target.  Not FI_INJECT: shm crashes on FI_INJECT|FI_DELIVERY_COMPLETE atomics, so
  * the operand is kept in a slot. */
@@ -109,9 +116,7 @@ static void ofi_amo_post_dc(struct ofi_ctx *c, const struct ofi_amo_how *h, size
     while ((ret = fi_atomicmsg(c->ep, &msg, FI_DELIVERY_COMPLETE)) == -FI_EAGAIN)
         ofi_ctx_progress(c, &iter);
     if (OFS_UNLIKELY(ret))
-        ofi_fatal_call("fi_atomicmsg", ret, "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx",
-                       (int)h->op, (int)h->dt, pe, (unsigned long long)raddr,
-                       (unsigned long long)key);
+        ofi_amo_fatal("fi_atomicmsg", ret, h, pe, raddr, key);
     ofi_ctx_put_issued(c, pe);
     if (tmp) {
         ofi_ctx_wait(c, 1, 0);
@@ -133,9 +138,7 @@ static void ofi_amo_inject(struct ofi_ctx *c, const struct ofi_amo_how *h, int s
            -FI_EAGAIN)
         ofi_ctx_progress(c, &iter);
     if (OFS_UNLIKELY(ret))
-        ofi_fatal_call("fi_inject_atomic", ret, "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx",
-                       (int)h->op, (int)h->dt, pe, (unsigned long long)raddr,
-                       (unsigned long long)key);
+        ofi_amo_fatal("fi_inject_atomic", ret, h, pe, raddr, key);
     ofi_ctx_put_issued(c, pe);
 }
 
@@ -185,9 +188,7 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
                                       h->dt, h->op, ofi_pe_tag(pe))) == -FI_EAGAIN)
             ofi_ctx_progress(c, &iter);
         if (OFS_UNLIKELY(ret))
-            ofi_fatal_call("fi_fetch_atomic", ret,
-                           "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx", (int)h->op,
-                           (int)h->dt, pe, (unsigned long long)raddr, (unsigned long long)key);
+            ofi_amo_fatal("fi_fetch_atomic", ret, h, pe, raddr, key);
     }
     c->get_issued++;
     if (!nbi || tmp_o || tmp_c || tmp_r)
