@@ -75,7 +75,7 @@ void ofi_amo_setup(void)
         enum fi_datatype d = w ? FI_UINT64 : FI_UINT32;
         if (!ofi_amo_supported(FI_CSWAP, d, 1))
             ofs_log_warn("ofi: provider %s has no %d-bit compare-swap: atomics it lacks will fail",
-                         ofi_g.info->fabric_attr->prov_name, w ? 64 : 32);
+                         ofi_g.caps.prov_name, w ? 64 : 32);
     }
 }
 
@@ -263,7 +263,7 @@ static void ofi_amo_casloop(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dt
         ofs_fatal(1,
                   "ofi: provider %s supports neither atomic op %d on type %d nor a %zu-bit "
                   "compare-swap to emulate it",
-                  ofi_g.info->fabric_attr->prov_name, (int)op, (int)dt, sz * 8);
+                  ofi_g.caps.prov_name, (int)op, (int)dt, sz * 8);
     if (operand)
         memcpy(&v, operand, sz);
     /* compare-swap of 0 with 0 reads the word without changing it */

@@ -94,7 +94,7 @@ ofs_status_t ofi_sig_rx_setup(void)
     /* as many as the receive queue holds (FI_*_RX_SIZE), up to OFI_SIG_RX_BUFS; a
      * message that finds none posted waits in the provider */
     int posted = 0;
-    size_t qsize = ofi_g.info->rx_attr->size ? ofi_g.info->rx_attr->size : OFI_SIG_RX_BUFS;
+    size_t qsize = ofi_g.caps.rx_size ? ofi_g.caps.rx_size : OFI_SIG_RX_BUFS;
     for (int k = 0; k < OFI_SIG_RX_BUFS && (size_t)k < qsize; k++) {
         sig_g.rx[k].buf = sig_g.mem + (size_t)k * sig_g.buf_size;
         if (ofi_sig_post_try(&sig_g.rx[k], 1) != 0)
@@ -104,7 +104,7 @@ ofs_status_t ofi_sig_rx_setup(void)
     if (posted == 0) {
         ofs_log_error("ofi: the target endpoint's receive queue takes no buffer for "
                       "put-with-signal messages (rx size %zu): set SHMEM_OFI_AM_SIZE=0 on every PE",
-                      ofi_g.info->rx_attr->size);
+                      ofi_g.caps.rx_size);
         return OFS_ERR_FABRIC;
     }
     return OFS_OK;
