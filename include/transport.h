@@ -63,6 +63,7 @@ struct transport_ops {
 #define TP_ATTEND_PAUSE (-2)
 
 extern const struct transport_ops shm_transport_ops OFS_HIDDEN;
-extern const struct transport_ops ofi_transport_ops OFS_HIDDEN;
+/* its data-path entries are chosen at init, for the job (src/transport/ofi/ofi_setup.c) */
+extern struct transport_ops ofi_transport_ops OFS_HIDDEN;
 
 #endif

@@ -7,7 +7,7 @@
  * passes is checked against its live registrations, this is what proves the
  * FI_MR_LOCAL paths (segment descriptors, per-context ones, temporary ones). */
 #include "ofi_test.h"
-#include "../../src/transport/ofi/ofi_internal.h"
+#include "../../src/transport/ofi/ofi_ctx.h"
 
 #define MAXLEN ((size_t)1024 * 1024 + 3)
 #define STATIC_MAX ((size_t)65537)
@@ -126,15 +126,15 @@ static void atomics(enum kind k, unsigned char *local)
 static void check_mode(void)
 {
     const char *m = getenv("SHMEM_OFI_MR_MODE");
-    uint64_t mode = ofi_g.mr_mode;
+    uint64_t mode = ofi_g.reg.mode;
 
     if (!m || !ofi_g.info)
         return;
     if (strstr(m, "basic"))
         CHECK((mode & (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY)) == (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY) &&
-              (ofi_g.mr_granted & FI_MR_BASIC));
+              (ofi_g.reg.granted & FI_MR_BASIC));
     if (strstr(m, "scalable"))
-        CHECK(!(mode & (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY)) && (ofi_g.mr_granted & FI_MR_SCALABLE));
+        CHECK(!(mode & (FI_MR_VIRT_ADDR | FI_MR_PROV_KEY)) && (ofi_g.reg.granted & FI_MR_SCALABLE));
     if (strstr(m, "local"))
         CHECK((mode & FI_MR_LOCAL) && ofi_g.dflt && ofi_g.dflt->self_mr);
     if (strstr(m, "endpoint"))

@@ -7,7 +7,7 @@
  * the put counter; fetching ones count on the get counter and, when nbi, write their
  * result by the next quiet.
  */
-#include "ofi_internal.h"
+#include "ofi_ctx.h"
 
 #include <string.h>
 
@@ -40,28 +40,13 @@ static int ofi_amo_supported(enum fi_op op, enum fi_datatype dt, int fetch)
     return fi_query_atomic(ofi_g.domain, dt, op, &attr, flags) == 0 && attr.count >= 1;
 }
 
-/* Providers known to crash on fetching/compare atomics.  udp;ofi_rxd (libfabric 1.17
- * here) corrupts its transfer lists on every fetching or compare atomic it receives
- * and crashes in the target's progress (fi_cq_read), whatever the type, op or call
- * form (libfabric issue 11814, fixed by PR 11839 in 2026: releases from 2.5 on are
- * trusted).  RMA and non-fetching atomics work; the fetching ones are refused. */
-static const char *ofi_amo_fetch_broken(void)
-{
-    if (strstr(ofi_g.info->fabric_attr->prov_name, "ofi_rxd") &&
-        FI_VERSION_LT(fi_version(), FI_VERSION(2, 5)))
-        return "udp;ofi_rxd before libfabric 2.5 crashes on fetching and compare atomics "
-               "(libfabric issue 11814)";
-    return NULL;
-}
-
 void ofi_amo_setup(void)
 {
-    ofi_g.amo_fallbacks = 0;
-    ofi_g.amo_fetch_broken = ofi_amo_fetch_broken();
+    ofi_g.proto.amo_fallbacks = 0;
     for (int op = 0; op < COMM_AMO_COUNT; op++) {
         for (int dt = 0; dt < COMM_DT_COUNT; dt++) {
             for (int fetch = 0; fetch < 2; fetch++) {
-                struct ofi_amo_how *h = &ofi_g.amo[op][dt][fetch];
+                struct ofi_amo_how *h = &ofi_g.proto.amo[op][dt][fetch];
                 /* FETCH and CSWAP always fetch */
                 int f = fetch || op == COMM_AMO_FETCH || op == COMM_AMO_CSWAP;
 
@@ -72,29 +57,92 @@ void ofi_amo_setup(void)
                 /* testing knob: exercise the fallback on providers that need none */
                 if (ofs_g.params.OFI_AMO_CASLOOP && op != COMM_AMO_CSWAP)
                     h->mode = OFI_AMO_CASLOOP;
-                if (f && ofi_g.amo_fetch_broken)
+                if (f && ofi_g.caps.fetch_atomics_broken)
                     h->mode = OFI_AMO_UNAVAIL;
                 if (h->mode == OFI_AMO_CASLOOP && f == fetch)
-                    ofi_g.amo_fallbacks++;
+                    ofi_g.proto.amo_fallbacks++;
             }
         }
     }
-    if (ofi_g.amo_fetch_broken) {
+    if (ofi_g.caps.fetch_atomics_broken) {
         if (ofs_g.my_pe == 0)
             ofs_log_warn("ofi: %s: fetching atomics are unavailable (a program using one "
                          "stops with an error); RMA and non-fetching atomics work",
-                         ofi_g.amo_fetch_broken);
+                         ofi_g.caps.fetch_atomics_broken);
         return;
     }
     for (int w = 0; w < 2; w++) {
         enum fi_datatype d = w ? FI_UINT64 : FI_UINT32;
         if (!ofi_amo_supported(FI_CSWAP, d, 1))
             ofs_log_warn("ofi: provider %s has no %d-bit compare-swap: atomics it lacks will fail",
-                         ofi_g.info->fabric_attr->prov_name, w ? 64 : 32);
+                         ofi_g.caps.prov_name, w ? 64 : 32);
     }
 }
 
-/* Issue one native atomic; fetching ones wait unless nbi. */
+static OFS_NORETURN void ofi_amo_fatal(const char *call, ssize_t ret, const struct ofi_amo_how *h,
+                                       int pe, uint64_t raddr, uint64_t key)
+{
+    ofi_fatal_call(call, ret, "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx", (int)h->op,
+                   (int)h->dt, pe, (unsigned long long)raddr, (unsigned long long)key);
+}
+
+/* A non-fetching atomic with delivery completion: complete once applied at the
+ * target.  Not FI_INJECT: shm crashes on FI_INJECT|FI_DELIVERY_COMPLETE atomics, so
+ * the operand is kept in a slot. */
+static void ofi_amo_post_dc(struct ofi_ctx *c, const struct ofi_amo_how *h, size_t sz, int seg,
+                            size_t off, const void *operand, int pe)
+{
+    uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_g.peers[pe].key[seg];
+    uint64_t *slot = ofi_ctx_slot(c);
+    struct fi_ioc ioc = { .addr = slot, .count = 1 };
+    struct fi_rma_ioc rioc = { .addr = raddr, .count = 1, .key = key };
+    void *desc = NULL;
+    struct fid_mr *tmp = NULL;
+    unsigned iter = 0;
+    ssize_t ret;
+
+    memcpy(slot, operand, sz);
+    if (ofi_g.reg.mode & FI_MR_LOCAL)
+        desc = ofi_local_desc(c, slot, sz, FI_WRITE, &tmp);
+    struct fi_msg_atomic msg = { .msg_iov = &ioc,
+                                 .desc = &desc,
+                                 .iov_count = 1,
+                                 .addr = c->addr[pe],
+                                 .rma_iov = &rioc,
+                                 .rma_iov_count = 1,
+                                 .datatype = h->dt,
+                                 .op = h->op,
+                                 .context = ofi_pe_tag(pe) };
+    while ((ret = fi_atomicmsg(c->ep, &msg, FI_DELIVERY_COMPLETE)) == -FI_EAGAIN)
+        ofi_ctx_progress(c, &iter);
+    if (OFS_UNLIKELY(ret))
+        ofi_amo_fatal("fi_atomicmsg", ret, h, pe, raddr, key);
+    ofi_ctx_put_issued(c, pe);
+    if (tmp) {
+        ofi_ctx_wait(c, 1, 0);
+        fi_close(&tmp->fid);
+    }
+}
+
+/* A non-fetching atomic with transmit completion: injected, its PE marked for quiet's
+ * flushing read. */
+static void ofi_amo_inject(struct ofi_ctx *c, const struct ofi_amo_how *h, int seg, size_t off,
+                           const void *operand, int pe)
+{
+    uint64_t raddr = ofi_raddr(seg, off, pe), key = ofi_g.peers[pe].key[seg];
+    unsigned iter = 0;
+    ssize_t ret;
+
+    ofi_ctx_mark(c, pe);
+    while ((ret = fi_inject_atomic(c->ep, operand, 1, c->addr[pe], raddr, key, h->dt, h->op)) ==
+           -FI_EAGAIN)
+        ofi_ctx_progress(c, &iter);
+    if (OFS_UNLIKELY(ret))
+        ofi_amo_fatal("fi_inject_atomic", ret, h, pe, raddr, key);
+    ofi_ctx_put_issued(c, pe);
+}
+
+/* Issue one native fetching atomic; it waits unless nbi. */
 static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_t sz, int seg,
                            size_t off, const void *operand, const void *cmp, void *result, int pe,
                            int nbi)
@@ -105,54 +153,12 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
     unsigned iter = 0;
     ssize_t ret;
 
-    if (!result) {
-        ofi_ctx_dirty(c, pe);
-        if (ofi_g.delivery_complete) {
-            /* completion once applied at the target.  Not FI_INJECT: shm 1.17 crashes on
-             * FI_INJECT|FI_DELIVERY_COMPLETE atomics, so the operand is kept in a slot */
-            uint64_t *slot = ofi_ctx_slot(c);
-            memcpy(slot, operand, sz);
-            struct fi_ioc ioc = { .addr = slot, .count = 1 };
-            struct fi_rma_ioc rioc = { .addr = raddr, .count = 1, .key = key };
-            void *desc = NULL;
-            struct fid_mr *tmp = NULL;
-            if (ofi_g.mr_mode & FI_MR_LOCAL)
-                desc = ofi_local_desc(c, slot, sz, FI_WRITE, &tmp);
-            struct fi_msg_atomic msg = { .msg_iov = &ioc,
-                                         .desc = &desc,
-                                         .iov_count = 1,
-                                         .addr = c->addr[pe],
-                                         .rma_iov = &rioc,
-                                         .rma_iov_count = 1,
-                                         .datatype = h->dt,
-                                         .op = h->op,
-                                         .context = ofi_pe_tag(pe) };
-            while ((ret = fi_atomicmsg(c->ep, &msg, FI_DELIVERY_COMPLETE)) == -FI_EAGAIN)
-                ofi_ctx_progress(c, &iter);
-            if (tmp && !ret) {
-                ofi_ctx_put_issued(c, pe);
-                ofi_ctx_wait(c, 1, 0);
-                fi_close(&tmp->fid);
-                return;
-            }
-        } else {
-            while ((ret = fi_inject_atomic(c->ep, operand, 1, c->addr[pe], raddr, key, h->dt,
-                                           h->op)) == -FI_EAGAIN)
-                ofi_ctx_progress(c, &iter);
-        }
-        if (OFS_UNLIKELY(ret))
-            ofi_fatal_call("fi_inject_atomic", ret,
-                           "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx", (int)h->op,
-                           (int)h->dt, pe, (unsigned long long)raddr, (unsigned long long)key);
-        ofi_ctx_put_issued(c, pe);
-        return;
-    }
     if (!operand)
         operand = &dummy;
     /* an nbi operand may live on the caller's stack: keep a copy until quiet.  Under
      * FI_MR_LOCAL operands and a blocking result go through the context's registered
      * slots too, so no atomic needs a registration of its own. */
-    int local = (ofi_g.mr_mode & FI_MR_LOCAL) != 0;
+    int local = (ofi_g.reg.mode & FI_MR_LOCAL) != 0;
     void *user_result = NULL;
     if (local && !nbi) {
         user_result = result;
@@ -182,9 +188,7 @@ static void ofi_amo_native(struct ofi_ctx *c, const struct ofi_amo_how *h, size_
                                       h->dt, h->op, ofi_pe_tag(pe))) == -FI_EAGAIN)
             ofi_ctx_progress(c, &iter);
         if (OFS_UNLIKELY(ret))
-            ofi_fatal_call("fi_fetch_atomic", ret,
-                           "op %d, type %d, PE %d, raddr 0x%llx, key 0x%llx", (int)h->op,
-                           (int)h->dt, pe, (unsigned long long)raddr, (unsigned long long)key);
+            ofi_amo_fatal("fi_fetch_atomic", ret, h, pe, raddr, key);
     }
     c->get_issued++;
     if (!nbi || tmp_o || tmp_c || tmp_r)
@@ -211,7 +215,7 @@ static OFS_NORETURN void ofi_amo_unavail(enum comm_amo_op op, enum comm_dtype dt
     ofs_fatal(1,
               "ofi: atomic %s on %s to PE %d cannot run: %s; use another provider (e.g. "
               "SHMEM_OFI_PROVIDER='tcp;ofi_rxm')",
-              ops[op], dts[dt], pe, ofi_g.amo_fetch_broken);
+              ops[op], dts[dt], pe, ofi_g.caps.fetch_atomics_broken);
 }
 
 /* New value of a word for the compare-swap fallback. */
@@ -250,7 +254,7 @@ static void ofi_amo_casloop(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dt
 {
     size_t sz = comm_dtype_size(dt);
     const struct ofi_amo_how *cas =
-        &ofi_g.amo[COMM_AMO_CSWAP][sz == 4 ? COMM_DT_U32 : COMM_DT_U64][1];
+        &ofi_g.proto.amo[COMM_AMO_CSWAP][sz == 4 ? COMM_DT_U32 : COMM_DT_U64][1];
     uint64_t v = 0, old = 0, nv, prev = 0;
 
     if (cas->mode == OFI_AMO_UNAVAIL)
@@ -259,7 +263,7 @@ static void ofi_amo_casloop(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dt
         ofs_fatal(1,
                   "ofi: provider %s supports neither atomic op %d on type %d nor a %zu-bit "
                   "compare-swap to emulate it",
-                  ofi_g.info->fabric_attr->prov_name, (int)op, (int)dt, sz * 8);
+                  ofi_g.caps.prov_name, (int)op, (int)dt, sz * 8);
     if (operand)
         memcpy(&v, operand, sz);
     /* compare-swap of 0 with 0 reads the word without changing it */
@@ -278,41 +282,87 @@ static void ofi_amo_casloop(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dt
         memcpy(result, &old, sz);
 }
 
-void ofi_amo_locked(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, int seg, size_t off,
-                    const void *operand, const void *cmp, void *result, int pe, int nbi)
+/* The locked part of an atomic; dc (delivery completion) is a constant in each
+ * instance, so that no atomic tests the job's settings. */
+static inline void ofi_amo_body(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, int seg,
+                                size_t off, const void *operand, const void *cmp, void *result,
+                                int pe, int nbi, const int dc)
 {
     int fetch = result != NULL || op == COMM_AMO_FETCH || op == COMM_AMO_CSWAP;
-    const struct ofi_amo_how *h = &ofi_g.amo[op][dt][fetch];
+    const struct ofi_amo_how *h = &ofi_g.proto.amo[op][dt][fetch];
     uint64_t scratch;
 
     if (fetch && !result)
         result = &scratch, nbi = 0;
     /* Without delivery completion a non-fetching atomic is injected and its PE marked
-     * for quiet's flushing read (ofi_ctx_complete); but the first one on an idle
-     * context goes as its fetching twin, complete once applied, which needs no flush:
-     * an atomic followed by quiet then costs one round trip, not two (shm provider:
-     * add+quiet 0.72 -> 0.45 us), and a stream costs one flush (add rate: 0.41-0.47 us
-     * with every atomic a twin, 0.27-0.32 so; raw libfabric 0.24-0.26). */
-    if (!fetch && !ofi_g.delivery_complete && ofi_g.amo[op][dt][1].mode == OFI_AMO_NATIVE &&
-        c->ndirty == 0 && c->put_done == c->put_issued && c->get_done == c->get_issued) {
-        h = &ofi_g.amo[op][dt][1];
+     * for quiet's flushing read; but the first one on an idle context goes as its
+     * fetching twin, complete once applied, which needs no flush: an atomic followed
+     * by quiet then costs one round trip, not two (docs/ofi-internals.md). */
+    if (!fetch && !dc && ofi_g.proto.amo[op][dt][1].mode == OFI_AMO_NATIVE && ofi_ctx_idle(c)) {
+        h = &ofi_g.proto.amo[op][dt][1];
         result = ofi_ctx_slot(c);
         nbi = 1;
     }
-    if (OFS_LIKELY(h->mode == OFI_AMO_NATIVE))
-        ofi_amo_native(c, h, comm_dtype_size(dt), seg, off, operand, cmp, result, pe, nbi);
-    else if (h->mode == OFI_AMO_UNAVAIL)
+    if (OFS_LIKELY(h->mode == OFI_AMO_NATIVE)) {
+        if (result)
+            ofi_amo_native(c, h, comm_dtype_size(dt), seg, off, operand, cmp, result, pe, nbi);
+        else if (dc)
+            ofi_amo_post_dc(c, h, comm_dtype_size(dt), seg, off, operand, pe);
+        else
+            ofi_amo_inject(c, h, seg, off, operand, pe);
+    } else if (h->mode == OFI_AMO_UNAVAIL) {
         ofi_amo_unavail(op, dt, pe);
-    else
+    } else {
         ofi_amo_casloop(c, op, dt, seg, off, operand, result, pe);
+    }
 }
 
-void ofi_amo(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt, int seg, size_t off,
-             const void *operand, const void *cmp, void *result, int pe, int nbi)
+static inline void ofi_amo_entry(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt,
+                                 int seg, size_t off, const void *operand, const void *cmp,
+                                 void *result, int pe, int nbi, const int mt, const int dc)
 {
     struct ofi_ctx *c = ofi_ctx_of(ctx);
-    int l = ofi_ctx_lock(c);
-    ofi_am_order(c, pe);
-    ofi_amo_locked(c, op, dt, seg, off, operand, cmp, result, pe, nbi);
+    int l = mt ? ofi_ctx_lock_mt(c) : 0;
+
+    ofi_sig_order(c, pe);
+    ofi_amo_body(c, op, dt, seg, off, operand, cmp, result, pe, nbi, dc);
     ofi_ctx_unlock(c, l);
+}
+
+/* the locked part (ofi_g.ops.amo) and the entries of both thread levels, for one
+ * completion */
+#define OFI_AMO_INSTANCES(name, dc)                                                               \
+    static void ofi_amo_locked_##name(struct ofi_ctx *c, enum comm_amo_op op, enum comm_dtype dt, \
+                                      int seg, size_t off, const void *operand, const void *cmp,  \
+                                      void *result, int pe, int nbi)                              \
+    {                                                                                             \
+        ofi_amo_body(c, op, dt, seg, off, operand, cmp, result, pe, nbi, dc);                     \
+    }                                                                                             \
+    static void ofi_amo_st_##name(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt,  \
+                                  int seg, size_t off, const void *operand, const void *cmp,      \
+                                  void *result, int pe, int nbi)                                  \
+    {                                                                                             \
+        ofi_amo_entry(ctx, op, dt, seg, off, operand, cmp, result, pe, nbi, 0, dc);               \
+    }                                                                                             \
+    static void ofi_amo_mt_##name(struct comm_ctx *ctx, enum comm_amo_op op, enum comm_dtype dt,  \
+                                  int seg, size_t off, const void *operand, const void *cmp,      \
+                                  void *result, int pe, int nbi)                                  \
+    {                                                                                             \
+        ofi_amo_entry(ctx, op, dt, seg, off, operand, cmp, result, pe, nbi, 1, dc);               \
+    }
+
+OFI_AMO_INSTANCES(delivery, 1)
+OFI_AMO_INSTANCES(transmit, 0)
+
+void ofi_amo_ops_choose(struct transport_ops *t)
+{
+    int mt = ofs_g.thread_level == OFI_THREAD_MULTIPLE;
+
+    if (ofi_g.caps.delivery_complete) {
+        t->amo = mt ? ofi_amo_mt_delivery : ofi_amo_st_delivery;
+        ofi_g.ops.amo = ofi_amo_locked_delivery;
+    } else {
+        t->amo = mt ? ofi_amo_mt_transmit : ofi_amo_st_transmit;
+        ofi_g.ops.amo = ofi_amo_locked_transmit;
+    }
 }

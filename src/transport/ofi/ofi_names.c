@@ -51,8 +51,8 @@ void ofi_names_init(void)
     unsigned long long rnd = 0;
 
     ofi_base_name[0] = '\0';
-    if (strcmp(i->fabric_attr->prov_name, "shm") != 0 || i->addr_format != FI_ADDR_STR ||
-        !i->src_addr || strncmp(i->src_addr, OFI_SHM_PREFIX, strlen(OFI_SHM_PREFIX)) != 0)
+    if (!ofi_g.caps.named_regions || i->addr_format != FI_ADDR_STR || !i->src_addr ||
+        strncmp(i->src_addr, OFI_SHM_PREFIX, strlen(OFI_SHM_PREFIX)) != 0)
         return;
     if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd)) {
         struct timespec ts;

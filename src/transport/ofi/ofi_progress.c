@@ -10,7 +10,7 @@
  * (ofi_progress_stop).
  */
 #define _GNU_SOURCE
-#include "ofi_internal.h"
+#include "ofi_ctx.h"
 
 #include <linux/futex.h>
 #include <poll.h>
@@ -22,59 +22,15 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Reading the target CQ drives the provider's progress on the target endpoint; it
- * holds errors and, with put-with-signal messages (ofi_am.c), their receives. */
-static unsigned long ofi_app_polls; /* polls by the application's threads (a hint) */
-
-static void ofi_app_polled(void)
-{
-    __atomic_store_n(&ofi_app_polls, __atomic_load_n(&ofi_app_polls, __ATOMIC_RELAXED) + 1,
-                     __ATOMIC_RELAXED);
-}
-
-static void ofi_target_poll_cq(void);
-
-void ofi_target_poll(void)
-{
-    ofi_app_polled();
-    ofi_target_poll_cq();
-}
-
-static void ofi_target_poll_cq(void)
-{
-    struct ofi_ctx *m = ofi_g.main;
-    struct fi_cq_msg_entry e[8];
-    ssize_t n;
-
-    if (!m)
-        return;
-    n = ofi_g.am_on ? ofi_am_poll(m->cq) : fi_cq_read(m->cq, e, 8);
-    if (OFS_LIKELY(n == -FI_EAGAIN || n >= 0))
-        return;
-    if (n == -FI_EAVAIL) {
-        struct fi_cq_err_entry err;
-        memset(&err, 0, sizeof(err));
-        if (fi_cq_readerr(m->cq, &err, 0) > 0)
-            ofi_cq_err_fatal(NULL, m->cq, &err, "target endpoint",
-                             (err.err == FI_ETRUNC || err.err == -FI_ETRUNC) /* shm: negative */
-                                 ? " (a put-with-signal message larger than this PE's receive "
-                                   "buffers: SHMEM_OFI_AM_SIZE, SHMEM_OFI_AM_PART, "
-                                   "SHMEM_BOUNCE_SIZE, SHMEM_OFI_INJECT_SIZE and "
-                                   "FI_OFI_RXM_BUFFER_SIZE must be the same on every PE)"
-                                 : "");
-        return;
-    }
-    ofi_fatal_call("fi_cq_read", n, "target CQ");
-}
-
 /* From the library's wait loops: the target endpoint, and the default context's
  * endpoint too while it has operations in flight (reading a counter drives it without
  * taking its completions), since some providers (udp;ofi_rxd) need the initiator
  * driven for its operations to land.  Only then: in a barrier, whose quiet left
- * nothing in flight, it is a provider poll per round for nothing (a put ping-pong
- * through shmem_wait_until over tcp;ofi_rxm: 21.2 -> 19.5 us without it).  The counts
+ * nothing in flight, it is a provider poll per round for nothing.  The counts
  * are read without the context's lock: a stale pair costs one poll more or one less
  * round before the next look. */
+#define OFI_SIG_POLL_EVERY 8
+
 void ofi_progress(void)
 {
     static unsigned rounds;
@@ -91,7 +47,8 @@ void ofi_progress(void)
          * nothing until its endpoint is driven: every 8th round where they are used
          * (a provider poll per round would cost a tcp ping-pong what it costs with
          * counts, above) */
-        (ofi_g.am_on && (__atomic_add_fetch(&rounds, 1, __ATOMIC_RELAXED) & 7) == 0))
+        (ofi_g.sig.by_msg &&
+         (__atomic_add_fetch(&rounds, 1, __ATOMIC_RELAXED) % OFI_SIG_POLL_EVERY) == 0))
         (void)fi_cntr_read(d->put_cntr);
 }
 
@@ -102,9 +59,9 @@ int ofi_traffic(void)
 {
     static uint64_t app_seen;
 
-    if (!ofi_g.tcntr && !ofi_g.am_on)
+    if (!ofi_g.target.cntr && !ofi_g.sig.by_msg)
         return 0;
-    uint64_t v = (ofi_g.tcntr ? fi_cntr_read(ofi_g.tcntr) : 0) + ofi_am_received();
+    uint64_t v = (ofi_g.target.cntr ? fi_cntr_read(ofi_g.target.cntr) : 0) + ofi_sig_received();
     return __atomic_exchange_n(&app_seen, v, __ATOMIC_RELAXED) != v;
 }
 
@@ -122,16 +79,16 @@ static int64_t ofi_now_ns(void)
 
 static int ofi_conversation(void)
 {
-    return __atomic_load_n(&ofi_g.outside_avg_ns, __ATOMIC_RELAXED) < OFI_CONVERSATION_NS;
+    return __atomic_load_n(&ofi_g.progress.outside_avg_ns, __ATOMIC_RELAXED) < OFI_CONVERSATION_NS;
 }
 
 /* A waiter leaves; the last one wakes a parked thread unless it should stand by. */
 static void ofi_attend_leave(int keep_standby)
 {
-    if (__atomic_sub_fetch(&ofi_g.attending, 1, __ATOMIC_SEQ_CST) == 0 && !keep_standby &&
-        __atomic_load_n(&ofi_g.parked, __ATOMIC_SEQ_CST)) {
-        __atomic_store_n(&ofi_g.serve_now, 1, __ATOMIC_SEQ_CST);
-        syscall(SYS_futex, &ofi_g.attending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    if (__atomic_sub_fetch(&ofi_g.progress.attending, 1, __ATOMIC_SEQ_CST) == 0 && !keep_standby &&
+        __atomic_load_n(&ofi_g.progress.parked, __ATOMIC_SEQ_CST)) {
+        __atomic_store_n(&ofi_g.progress.serve_now, 1, __ATOMIC_SEQ_CST);
+        syscall(SYS_futex, &ofi_g.progress.attending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     }
 }
 
@@ -139,33 +96,29 @@ static void ofi_attend_leave(int keep_standby)
  * (wait_until, barrier, a lock: comm_wait_backoff; TP_ATTEND_*).  Not counted with
  * more PEs than CPUs on the node unless the target CQ has a wait fd: a waiter there
  * yields the CPU to the others and may not run for a while, and without the fd it
- * sleeps blind, so the thread keeps serving (a dissemination barrier of 4 PEs on 2
- * cores over the shm provider: 30 us with it, 55 us without); with the fd the waiter
- * sleeps on it, woken by the traffic it is to serve, and a thread that kept serving
- * only took CPU time from the PEs (tcp;ofi_rxm, 4 PEs on 2 cores, alternating runs:
- * barriers 55-68 us instead of 160-195, 8-byte get from a PE in a barrier 14-20 us
- * instead of 19-35).  Waits for this PE's own operations (ofi_attend_ctx) still do
- * not count there: a PE spinning on memory between them needs the thread at once (put
- * ping-pongs outside the library were 1.5x as long).  The end of the last
+ * sleeps blind, so the thread keeps serving; with the fd the waiter sleeps on it,
+ * woken by the traffic it is to serve, and a thread that kept serving only took CPU
+ * time from the PEs (docs/ofi-internals.md, "Progress thread", has the measurements).
+ * Waits for this PE's own operations (ofi_attend_ctx) still do not count there: a PE
+ * spinning on memory between them needs the thread at once.  The end of the last
  * waiter wakes the thread, unless the PE is in a conversation: in a ping-pong (put,
- * wait_until, put, ...) that wake came once per message, and a context switch per
- * message made 8-byte put-with-signal round trips over tcp;ofi_rxm 2.2x as long (see
- * ofi_progress_main for how long the thread stands by then).  The average is a hint
- * (several application threads update it without a lock), so is the decision. */
+ * wait_until, put, ...) that wake came once per message, a context switch per message
+ * (see ofi_progress_main for how long the thread stands by then).  The average is a
+ * hint (several application threads update it without a lock), so is the decision. */
 void ofi_attend(int delta)
 {
-    if (ofs_g.oversubscribed && ofi_g.tcq_fd < 0)
+    if (ofs_g.oversubscribed && ofi_g.target.cq_fd < 0)
         return;
     int64_t t = ofi_now_ns();
     if (delta == TP_ATTEND_START) {
-        int64_t out = t - __atomic_load_n(&ofi_g.wait_end_ns, __ATOMIC_RELAXED);
-        int64_t avg = __atomic_load_n(&ofi_g.outside_avg_ns, __ATOMIC_RELAXED);
-        __atomic_store_n(&ofi_g.outside_avg_ns, avg + (out - avg) / 4, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&ofi_g.attends, 1, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&ofi_g.attending, 1, __ATOMIC_SEQ_CST);
+        int64_t out = t - __atomic_load_n(&ofi_g.progress.wait_end_ns, __ATOMIC_RELAXED);
+        int64_t avg = __atomic_load_n(&ofi_g.progress.outside_avg_ns, __ATOMIC_RELAXED);
+        __atomic_store_n(&ofi_g.progress.outside_avg_ns, avg + (out - avg) / 4, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&ofi_g.progress.attends, 1, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&ofi_g.progress.attending, 1, __ATOMIC_SEQ_CST);
         return;
     }
-    __atomic_store_n(&ofi_g.wait_end_ns, t, __ATOMIC_RELAXED);
+    __atomic_store_n(&ofi_g.progress.wait_end_ns, t, __ATOMIC_RELAXED);
     /* a waiter about to sleep without polling (a futex) is not a conversation */
     ofi_attend_leave(delta == TP_ATTEND_END && ofi_conversation());
 }
@@ -179,7 +132,7 @@ void ofi_attend_ctx(int delta)
     if (ofs_g.oversubscribed)
         return;
     if (delta > 0)
-        __atomic_add_fetch(&ofi_g.attending, 1, __ATOMIC_SEQ_CST);
+        __atomic_add_fetch(&ofi_g.progress.attending, 1, __ATOMIC_SEQ_CST);
     else
         ofi_attend_leave(0);
 }
@@ -192,10 +145,12 @@ int ofi_wait_sleep(long ns)
 {
     struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
 
-    ofi_app_polled();
-    if (ofi_g.tcq_fd >= 0 && ofi_g.main) {
-        struct fid *f = &ofi_g.main->cq->fid;
-        struct pollfd pfd = { .fd = ofi_g.tcq_fd, .events = POLLIN };
+    __atomic_store_n(&ofi_g.progress.app_polls,
+                     __atomic_load_n(&ofi_g.progress.app_polls, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELAXED);
+    if (ofi_g.target.cq_fd >= 0 && ofi_g.target.ctx) {
+        struct fid *f = &ofi_g.target.ctx->cq->fid;
+        struct pollfd pfd = { .fd = ofi_g.target.cq_fd, .events = POLLIN };
         if (fi_trywait(ofi_g.fabric, &f, 1) != FI_SUCCESS) {
             ofi_target_poll_cq(); /* events pending */
             return 1;
@@ -222,14 +177,14 @@ static int ofi_target_activity(uint64_t *seen)
 {
     int act = 0;
 
-    if (ofi_g.tcntr) {
-        uint64_t v = fi_cntr_read(ofi_g.tcntr);
+    if (ofi_g.target.cntr) {
+        uint64_t v = fi_cntr_read(ofi_g.target.cntr);
         act = v != *seen;
         *seen = v;
-    } else if (ofi_g.tcq_fd >= 0) {
+    } else if (ofi_g.target.cq_fd >= 0) {
         /* fi_trywait re-arms the fd: without it the fd stays readable */
-        struct fid *f = &ofi_g.main->cq->fid;
-        struct pollfd pfd = { .fd = ofi_g.tcq_fd, .events = POLLIN };
+        struct fid *f = &ofi_g.target.ctx->cq->fid;
+        struct pollfd pfd = { .fd = ofi_g.target.cq_fd, .events = POLLIN };
         act = fi_trywait(ofi_g.fabric, &f, 1) != FI_SUCCESS || poll(&pfd, 1, 0) > 0;
     }
     return act;
@@ -274,42 +229,40 @@ static void *ofi_progress_main(void *arg)
     /* short sleeps must be short: the default 50 us timer slack would round them up */
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     /* Shortest sleep (without a wait fd): a tenth of the longest.  Shorter sleeps wake
-     * the thread so often that it preempts the application's threads: with 1 us, a
-     * put ping-pong between two PEs spinning on memory on 2 cores took 68 us instead
-     * of 7.5 us (fetch-add to an idle target: 27 us instead of 57 us) */
+     * the thread so often that it preempts the application's threads */
     const int64_t min_ns = max_ns / 10 > 1000 ? max_ns / 10 : 1000;
-    while (!__atomic_load_n(&ofi_g.thread_stop, __ATOMIC_ACQUIRE)) {
+    while (!__atomic_load_n(&ofi_g.progress.stop, __ATOMIC_ACQUIRE)) {
         /* While the application waits in the library (and polls the endpoint, sleeping
          * on the wait fd itself), stand by rather than compete with it for the CPU and
-         * the endpoint: a thread woken by every message aimed at a PE that was polling
-         * anyway put 8-byte gets over tcp;ofi_rxm at 2-3x raw libfabric.  The last
-         * waiter to leave wakes the thread, except in a conversation (ofi_attend): then
-         * the stand-by lasts for as long as the application keeps starting waits for
-         * other PEs, since a thread woken by the fd between two waits cost as much as
-         * one woken at the end of each (medians of 8-byte round trips over tcp;ofi_rxm:
-         * 45 us either way, 19.5 us without a thread).  A PE that leaves its last wait
+         * the endpoint (a thread woken by every message aimed at a PE that was polling
+         * anyway made small gets 2-3x slower).  The last waiter to leave wakes the
+         * thread, except in a conversation (ofi_attend): then the stand-by lasts for as
+         * long as the application keeps starting waits for other PEs, since a thread
+         * woken by the fd between two waits cost as much as one woken at the end of
+         * each (docs/ofi-internals.md).  A PE that leaves its last wait
          * of a conversation is served again within two stand-by steps.  A waiter that
          * stopped polling (asleep on a futex, or a wait loop that forgot to leave) is
          * not trusted beyond one step without a poll. */
-        int att = __atomic_load_n(&ofi_g.attending, __ATOMIC_SEQ_CST);
-        unsigned long polls = __atomic_load_n(&ofi_app_polls, __ATOMIC_RELAXED);
-        unsigned attends = __atomic_load_n(&ofi_g.attends, __ATOMIC_RELAXED);
-        if (__atomic_exchange_n(&ofi_g.serve_now, 0, __ATOMIC_SEQ_CST))
+        int att = __atomic_load_n(&ofi_g.progress.attending, __ATOMIC_SEQ_CST);
+        unsigned long polls = __atomic_load_n(&ofi_g.progress.app_polls, __ATOMIC_RELAXED);
+        unsigned attends = __atomic_load_n(&ofi_g.progress.attends, __ATOMIC_RELAXED);
+        if (__atomic_exchange_n(&ofi_g.progress.serve_now, 0, __ATOMIC_SEQ_CST))
             seen_attends = attends; /* woken by the last waiter to leave: serve */
         else if ((att > 0 && polls != app_polls) ||
                  (attends != seen_attends && ofi_conversation())) {
             struct timespec ts = { park_ns / 1000000000LL, park_ns % 1000000000LL };
             app_polls = polls;
             seen_attends = attends;
-            __atomic_store_n(&ofi_g.parked, 1, __ATOMIC_SEQ_CST);
-            if (__atomic_load_n(&ofi_g.attending, __ATOMIC_SEQ_CST) == att)
-                syscall(SYS_futex, &ofi_g.attending, FUTEX_WAIT_PRIVATE, att, &ts, NULL, 0);
-            __atomic_store_n(&ofi_g.parked, 0, __ATOMIC_SEQ_CST);
+            __atomic_store_n(&ofi_g.progress.parked, 1, __ATOMIC_SEQ_CST);
+            if (__atomic_load_n(&ofi_g.progress.attending, __ATOMIC_SEQ_CST) == att)
+                syscall(SYS_futex, &ofi_g.progress.attending, FUTEX_WAIT_PRIVATE, att, &ts, NULL,
+                        0);
+            __atomic_store_n(&ofi_g.progress.parked, 0, __ATOMIC_SEQ_CST);
             continue;
         }
         ofi_target_poll_cq();
         int64_t now = ofi_now_ns();
-        if ((hot_ns > 0 || ofi_g.tcntr) && ofi_target_activity(&seen))
+        if ((hot_ns > 0 || ofi_g.target.cntr) && ofi_target_activity(&seen))
             last = now;
         int64_t idle = now - last;
         if (idle < hot_ns && now >= busy_until) {
@@ -321,11 +274,11 @@ static void *ofi_progress_main(void *arg)
                 busy_until = now + OFI_BUSY_BACKOFF_NS;
             continue;
         }
-        if (ofi_g.tcq_fd >= 0) {
-            struct fid *f = &ofi_g.main->cq->fid;
+        if (ofi_g.target.cq_fd >= 0) {
+            struct fid *f = &ofi_g.target.ctx->cq->fid;
             if (fi_trywait(ofi_g.fabric, &f, 1) != FI_SUCCESS)
                 continue; /* events pending: poll again */
-            if (ofi_thread_sleep(max_ns, ofi_g.tcq_fd))
+            if (ofi_thread_sleep(max_ns, ofi_g.target.cq_fd))
                 last = ofi_now_ns();
             continue;
         }
@@ -340,37 +293,37 @@ ofs_status_t ofi_progress_start(void)
 {
     int ret;
 
-    if (!ofi_g.manual_progress || ofs_g.params.PROGRESS_INTERVAL <= 0)
+    if (!ofi_g.caps.manual_progress || ofs_g.params.PROGRESS_INTERVAL <= 0)
         return OFS_OK;
-    ofi_g.thread_stop = 0;
+    ofi_g.progress.stop = 0;
     ofi_wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (ofi_wake_fd < 0) {
         ofs_log_error("ofi: cannot start the progress thread: eventfd: %m");
         return OFS_ERR_IO;
     }
-    ret = pthread_create(&ofi_g.thread, NULL, ofi_progress_main, NULL);
+    ret = pthread_create(&ofi_g.progress.thread, NULL, ofi_progress_main, NULL);
     if (ret) {
         ofs_log_error("ofi: cannot start the progress thread: %s", strerror(ret));
         close(ofi_wake_fd);
         ofi_wake_fd = -1;
         return OFS_ERR_IO;
     }
-    ofi_g.thread_running = 1;
+    ofi_g.progress.running = 1;
     return OFS_OK;
 }
 
 void ofi_progress_stop(void)
 {
-    if (!ofi_g.thread_running)
+    if (!ofi_g.progress.running)
         return;
-    __atomic_store_n(&ofi_g.thread_stop, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&ofi_g.progress.stop, 1, __ATOMIC_RELEASE);
     /* wake it wherever it sleeps: it may have gone to sleep for SHMEM_PROGRESS_INTERVAL */
     uint64_t one = 1;
     if (write(ofi_wake_fd, &one, sizeof(one)) != (ssize_t)sizeof(one))
         ofs_log_warn("ofi: cannot wake the progress thread (%m): finalize waits for it");
-    syscall(SYS_futex, &ofi_g.attending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-    pthread_join(ofi_g.thread, NULL);
+    syscall(SYS_futex, &ofi_g.progress.attending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    pthread_join(ofi_g.progress.thread, NULL);
     close(ofi_wake_fd);
     ofi_wake_fd = -1;
-    ofi_g.thread_running = 0;
+    ofi_g.progress.running = 0;
 }

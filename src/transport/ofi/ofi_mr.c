@@ -1,4 +1,187 @@
 /*
+ * Memory registration: the registration mode (SHMEM_OFI_MR_MODE and what the provider
+ * grants), the heap segments registered for remote access, local descriptors
+ * (FI_MR_LOCAL), and the check of every local descriptor when FI_MR_LOCAL is forced.
+ */
+#include "ofi_ctx.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- registration modes ---- */
+
+int ofi_mr_mode_parse(const char *s, uint64_t *hints_p, uint64_t *forced_p)
+{
+    uint64_t hints = OFI_MR_MODES, forced = 0;
+    int have_base = 0;
+
+    if (!s)
+        s = "";
+    while (*s) {
+        size_t n = strcspn(s, "+,");
+        if (n == 0) {
+            s++;
+            continue;
+        }
+        if (n == 4 && strncasecmp(s, "auto", n) == 0 && !have_base)
+            hints = OFI_MR_MODES, have_base = 1;
+        else if (n == 5 && strncasecmp(s, "basic", n) == 0 && !have_base)
+            hints = FI_MR_BASIC, have_base = 1;
+        else if (n == 8 && strncasecmp(s, "scalable", n) == 0 && !have_base)
+            hints = FI_MR_SCALABLE, have_base = 1;
+        else if (n == 5 && strncasecmp(s, "local", n) == 0)
+            forced |= FI_MR_LOCAL;
+        else if (n == 8 && strncasecmp(s, "endpoint", n) == 0)
+            forced |= FI_MR_ENDPOINT;
+        else
+            return -1;
+        s += n;
+    }
+    *hints_p = hints;
+    *forced_p = forced;
+    return 0;
+}
+
+uint64_t ofi_mr_mode_effective(uint64_t granted, uint64_t forced)
+{
+    uint64_t m = granted;
+
+    /* legacy modes (libfabric < 1.5 names, still accepted in hints) */
+    if (m & FI_MR_BASIC)
+        m = (m & ~(uint64_t)FI_MR_BASIC) | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
+    m &= ~(uint64_t)FI_MR_SCALABLE;
+    return m | forced;
+}
+
+/* FI_MR_ENDPOINT: bind a new MR to the endpoint that uses it and enable it.  When the
+ * mode is only forced (SHMEM_OFI_MR_MODE=...+endpoint) on a provider without
+ * endpoint-bound MRs, its refusal (-FI_ENOSYS/-FI_EINVAL) is recorded and ignored. */
+static int ofi_mr_bind_ep(struct fid_mr *mr, struct fid_ep *ep)
+{
+    int ret;
+
+    if (!(ofi_g.reg.mode & FI_MR_ENDPOINT))
+        return 0;
+    ret = fi_mr_bind(mr, &ep->fid, 0);
+    if (!ret)
+        ret = fi_mr_enable(mr);
+    if (ret && (ofi_g.reg.forced & FI_MR_ENDPOINT) && (ret == -FI_ENOSYS || ret == -FI_EINVAL)) {
+        ofi_g.reg.bind_ret = ret;
+        ret = 0;
+    }
+    return ret;
+}
+
+ofs_status_t ofi_mr_reg_local(struct fid_ep *ep, const void *buf, size_t len, uint64_t access,
+                              struct fid_mr **mr_p)
+{
+    struct fid_mr *mr;
+    uint64_t key = __atomic_fetch_add(&ofi_g.reg.next_key, 1, __ATOMIC_RELAXED);
+    int ret;
+
+    ret = fi_mr_reg(ofi_g.domain, buf, len, access, 0, key, 0, &mr, NULL);
+    if (ret) {
+        ofs_log_error("ofi: fi_mr_reg(%p, %zu, access 0x%llx, key %llu) failed: %s", buf, len,
+                      (unsigned long long)access, (unsigned long long)key, fi_strerror(-ret));
+        return OFS_ERR_FABRIC;
+    }
+    ret = ofi_mr_bind_ep(mr, ep);
+    if (ret) {
+        fi_close(&mr->fid);
+        return ofi_err("fi_mr_bind/fi_mr_enable", ret);
+    }
+    if (ofi_g.reg.forced & FI_MR_LOCAL)
+        ofi_mrchk_add_mr(mr, buf, len);
+    *mr_p = mr;
+    return OFS_OK;
+}
+
+ofs_status_t ofi_segs_register(struct ofi_peer_info *me)
+{
+    for (int s = 0; s < HEAP_NSEGS; s++) {
+        const struct heap_seg *sg = &heap_g.seg[s];
+        uint64_t access = FI_REMOTE_READ | FI_REMOTE_WRITE | FI_READ | FI_WRITE;
+        int ret;
+
+        ret = fi_mr_reg(ofi_g.domain, sg->base, sg->len, access, 0, (uint64_t)s, 0,
+                        &ofi_g.reg.mr[s], NULL);
+        if (ret) {
+            ofs_log_error("ofi: fi_mr_reg(segment %d at %p, %zu bytes) failed: %s", s,
+                          (void *)sg->base, sg->len, fi_strerror(-ret));
+            return OFS_ERR_FABRIC;
+        }
+        /* remote operations arrive at the target endpoint */
+        ret = ofi_mr_bind_ep(ofi_g.reg.mr[s], ofi_g.target.ctx->ep);
+        if (ret)
+            return ofi_err("fi_mr_bind/enable (segment)", ret);
+        if (ofi_g.reg.forced & FI_MR_LOCAL)
+            ofi_mrchk_add_mr(ofi_g.reg.mr[s], sg->base, sg->len);
+        ofi_g.reg.desc[s] = fi_mr_desc(ofi_g.reg.mr[s]);
+        me->key[s] = fi_mr_key(ofi_g.reg.mr[s]);
+        me->base[s] = (uint64_t)(uintptr_t)sg->base;
+    }
+    return OFS_OK;
+}
+
+void ofi_segs_deregister(void)
+{
+    for (int s = 0; s < HEAP_NSEGS; s++) {
+        ofi_close(ofi_g.reg.mr[s] ? &ofi_g.reg.mr[s]->fid : NULL, "segment MR");
+        ofi_g.reg.mr[s] = NULL;
+    }
+}
+
+/* FI_MR_LOCAL: descriptors for the context's own operand slots and flush word (one
+ * registration of the struct); with FI_MR_ENDPOINT also, since the segment MRs are
+ * bound to the target endpoint, the segments again for this initiator endpoint. */
+ofs_status_t ofi_ctx_mr_setup(struct ofi_ctx *c, int target)
+{
+    ofs_status_t st;
+
+    if (!(ofi_g.reg.mode & FI_MR_LOCAL))
+        return OFS_OK;
+    st = ofi_mr_reg_local(c->ep, c, sizeof(*c), FI_READ | FI_WRITE, &c->self_mr);
+    if (st != OFS_OK)
+        return st;
+    c->self_desc = fi_mr_desc(c->self_mr);
+    if (target || !(ofi_g.reg.mode & FI_MR_ENDPOINT))
+        return OFS_OK;
+    for (int s = 0; s < HEAP_NSEGS; s++) {
+        st = ofi_mr_reg_local(c->ep, heap_g.seg[s].base, heap_g.seg[s].len, FI_READ | FI_WRITE,
+                              &c->seg_mr[s]);
+        if (st != OFS_OK)
+            return st;
+        c->seg_desc[s] = fi_mr_desc(c->seg_mr[s]);
+    }
+    return OFS_OK;
+}
+
+void *ofi_local_desc(struct ofi_ctx *c, const void *buf, size_t len, uint64_t access,
+                     struct fid_mr **tmp_p)
+{
+    *tmp_p = NULL;
+    if (OFS_LIKELY(!(ofi_g.reg.mode & FI_MR_LOCAL)))
+        return NULL;
+    /* the context's slots and flush word, then the segments (ofi_ctx_mr_setup) */
+    if (c->self_mr && (const char *)buf >= (const char *)c &&
+        (const char *)buf + len <= (const char *)(c + 1))
+        return c->self_desc;
+    size_t off;
+    int s = heap_seg_of(buf, len, &off);
+    if (s >= 0 && !(ofi_g.reg.mode & FI_MR_ENDPOINT))
+        return ofi_g.reg.desc[s];
+    if (s >= 0 && c->seg_mr[s])
+        return c->seg_desc[s];
+    if (ofi_mr_reg_local(c->ep, buf, len ? len : 1, access, tmp_p) != OFS_OK)
+        ofs_fatal(1, "ofi: cannot register a local buffer %p of %zu bytes (FI_MR_LOCAL)", buf, len);
+    return fi_mr_desc(*tmp_p);
+}
+
+/* ---- the FI_MR_LOCAL check ---- */
+
+/*
  * Descriptor checking for a forced FI_MR_LOCAL (SHMEM_OFI_MR_MODE=...+local).
  *
  * The providers on a test machine (tcp;ofi_rxm, shm, sockets, udp;ofi_rxd) neither
@@ -12,11 +195,6 @@
  * descriptor.  Inject calls take no descriptor and are passed through.
  * Nothing here runs unless the mode is forced.
  */
-#include "ofi_internal.h"
-
-#include <pthread.h>
-#include <stdlib.h>
-#include <string.h>
 
 struct ofi_mrchk_rec {
     struct ofi_mrchk_rec *next;
