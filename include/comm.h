@@ -45,11 +45,36 @@ static OFS_ALWAYS_INLINE int comm_ctx_valid(const struct comm_ctx *ctx)
 ofs_status_t comm_init(void) OFS_HIDDEN;
 void comm_fini(void) OFS_HIDDEN;
 
+/* Nonzero when every atomic of the job is a CPU atomic (the job is on one node, reached
+ * over shm): a same-node word may then be updated through comm_ptr. */
+static inline int comm_amo_by_cpu(void)
+{
+    return comm_g.amo_cpu;
+}
+
 /* A new context (magic COMM_CTX_LIVE); OFS_ERR_AGAIN when COMM_CTX_MAX are open. */
 ofs_status_t comm_ctx_create(long options, struct coll_team *team, struct comm_ctx **ctx_p)
     OFS_HIDDEN;
 /* Quiet, close and free it: its handle reads as invalid from then on. */
 void comm_ctx_destroy(struct comm_ctx *ctx) OFS_HIDDEN;
+
+/* ---- a team's contexts (SHMEM_TEAM_NUM_CONTEXTS pool; comm_ctx_pool.c) ---- */
+/* Open n contexts (magic COMM_CTX_POOLED) for a team about to be created; *pool_p is
+ * NULL when n is 0.  On failure nothing is left open. */
+ofs_status_t comm_ctx_pool_open(int n, struct comm_ctx_pool **pool_p) OFS_HIDDEN;
+/* The team exists: the pooled contexts belong to it from now on. */
+void comm_ctx_pool_bind(struct comm_ctx_pool *pool, struct coll_team *team) OFS_HIDDEN;
+/* Close the contexts in the pool and free it (a split that failed; teams at finalize,
+ * whose contexts in use comm_fini closes). */
+void comm_ctx_pool_close(struct comm_ctx_pool *pool) OFS_HIDDEN;
+/* shmem_team_create_ctx: a context of team, from its pool (may be NULL) first. */
+ofs_status_t comm_ctx_team_create(struct coll_team *team, struct comm_ctx_pool *pool, long options,
+                                  struct comm_ctx **ctx_p) OFS_HIDDEN;
+/* shmem_ctx_destroy: back into its team's pool while that holds fewer than its N, else
+ * destroyed; either way the program's handle reads as invalid from then on. */
+void comm_ctx_release(struct comm_ctx *ctx) OFS_HIDDEN;
+/* Team destroy: destroy every context of team, pooled or in use, and free its pool. */
+void comm_ctx_team_close(struct coll_team *team, struct comm_ctx_pool *pool) OFS_HIDDEN;
 
 /* Translate or die: the address must be symmetric (checked by the caller). */
 static inline int comm_seg(const void *addr, size_t len, size_t *off_p)

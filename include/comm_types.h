@@ -46,16 +46,17 @@ enum comm_sig_op { COMM_SIG_SET = 0, COMM_SIG_ADD = 1 };
 enum comm_tp_id { COMM_TP_SHM = 0, COMM_TP_OFI = 1, COMM_NTP = 2 };
 
 struct coll_team;
+struct comm_ctx_pool;
 
 /* A communication context (shmem_ctx_t points at one).  Each transport keeps its
  * per-context state in tp[] (created by its ctx_create).  Every context but the
- * default one lives in a slot of comm_g.ctxs (ofs_handle.h): magic first. */
+ * default one lives in a slot of comm_g.ctxs (ofs_handle.h): magic first.  Written by
+ * the comm layer only; the layers above read team. */
 struct comm_ctx {
-    uint32_t magic;         /* COMM_CTX_LIVE while the program may use it */
-    long options;           /* SHMEM_CTX_* bits */
-    struct coll_team *team; /* team it was created on */
-    int serialized;         /* needs lock (shared ctx under THREAD_MULTIPLE) */
-    pthread_mutex_t lock;
+    uint32_t magic;             /* COMM_CTX_LIVE while the program may use it */
+    long options;               /* SHMEM_CTX_* bits (the transports serialise on them) */
+    struct coll_team *team;     /* team it was created on */
+    struct comm_ctx_pool *pool; /* its team's SHMEM_TEAM_NUM_CONTEXTS pool, if any */
     void *tp[COMM_NTP];
     struct comm_ctx *next; /* list of live contexts */
 };

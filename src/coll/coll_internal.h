@@ -95,9 +95,7 @@ struct coll_tpriv {
     uint64_t seen[COLL_NFLAGS];
     uint64_t step;
     struct coll_grp grp;
-    /* contexts opened for SHMEM_TEAM_NUM_CONTEXTS and not in use (ctx_pool_lock) */
-    struct comm_ctx **ctx_pool;
-    int ctx_pool_n;
+    struct comm_ctx_pool *ctx_pool; /* SHMEM_TEAM_NUM_CONTEXTS contexts (comm.h) */
 };
 
 struct coll_cfg {

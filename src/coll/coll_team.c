@@ -190,10 +190,8 @@ ofs_status_t coll_init(void)
     st = coll_parse_algs();
     if (st != OFS_OK)
         return st;
-    coll_cfg.fast_signal = comm_g.amo_cpu && ofs_g.params.COLL_SHM;
+    coll_cfg.fast_signal = comm_amo_by_cpu() && ofs_g.params.COLL_SHM;
     coll_cfg.futex_after = coll_futex_after();
-    if (ofs_g.thread_level == 3 /* SHMEM_THREAD_MULTIPLE */)
-        COMM_CTX_DEFAULT->serialized = 1;
 
     if (n > (1 << COLL_MAX_TEAM_LOG)) {
         ofs_log_error("shmem_init: %d PEs: the collectives support at most %d", n,
@@ -293,7 +291,7 @@ void coll_fini(void)
         if (!t || !t->priv)
             continue;
         t->magic = 0;
-        free(((struct coll_tpriv *)t->priv)->ctx_pool);
+        comm_ctx_pool_close(((struct coll_tpriv *)t->priv)->ctx_pool);
         team_free(t, 0);
     }
     ofs_htab_fini(&coll_teams);
@@ -311,96 +309,12 @@ void coll_fini(void)
     pool.used = NULL;
 }
 
-/*
- * Contexts of a team (SHMEM_TEAM_NUM_CONTEXTS = N).  A team's N contexts are opened
- * when the team is created (the split fails on every PE when some member cannot open
- * them) and kept in the team's pool.  shmem_team_create_ctx takes from the pool first
- * and opens a new context only when it is empty; shmem_ctx_destroy gives a context
- * back while the pool holds fewer than N.  So pool + contexts in use >= N at all
- * times: while fewer than N of the team's contexts exist, creating one never needs
- * new transport resources.  Pooled contexts are opened shareable (options 0) and
- * given the caller's options when handed out: at the transport, a pooled context
- * handed out as SHMEM_CTX_PRIVATE still takes its (uncontended) lock under
- * SHMEM_THREAD_MULTIPLE, which is correct, only not lock-free.
- */
-static pthread_mutex_t ctx_pool_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void ctx_pool_close(struct comm_ctx **ctxs, int n)
-{
-    for (int i = 0; ctxs && i < n; i++)
-        comm_ctx_destroy(ctxs[i]);
-    free(ctxs);
-}
-
-/* open n contexts (no team yet); 0 on success, else nothing is left open */
-static int ctx_pool_open(int n, struct comm_ctx ***ctxs_p)
-{
-    struct comm_ctx **v;
-    ofs_status_t st;
-
-    *ctxs_p = NULL;
-    if (n <= 0)
-        return 0;
-    v = calloc((size_t)n, sizeof(*v));
-    if (!v)
-        return -1;
-    for (int i = 0; i < n; i++) {
-        st = comm_ctx_create(0, NULL, &v[i]);
-        if (st != OFS_OK) {
-            ofs_log_debug("SHMEM_TEAM_NUM_CONTEXTS = %d: context %d could not be opened: %s", n, i,
-                          ofs_status_string(st));
-            ctx_pool_close(v, i);
-            return -1;
-        }
-        v[i]->magic = COMM_CTX_POOLED;
-    }
-    *ctxs_p = v;
-    return 0;
-}
-
 /* spec 1.5: not collective; fails only when a context cannot be opened */
 ofs_status_t coll_team_ctx_create(struct coll_team *team, long options, struct comm_ctx **ctx_p)
 {
     struct coll_tpriv *p = team->priv;
-    struct comm_ctx *c = NULL;
 
-    *ctx_p = NULL;
-    pthread_mutex_lock(&ctx_pool_lock);
-    if (p->ctx_pool_n > 0)
-        c = p->ctx_pool[--p->ctx_pool_n];
-    pthread_mutex_unlock(&ctx_pool_lock);
-    if (c) {
-        c->options = options;
-        c->magic = COMM_CTX_LIVE;
-    } else {
-        ofs_status_t st = comm_ctx_create(options, team, &c);
-        if (st != OFS_OK)
-            return st;
-    }
-    *ctx_p = c;
-    return OFS_OK;
-}
-
-void coll_team_ctx_destroy(struct comm_ctx *ctx)
-{
-    struct coll_team *t = ctx->team;
-    struct coll_tpriv *p = t ? t->priv : NULL;
-
-    if (p && t->num_contexts > 0) {
-        comm_quiet(ctx);
-        pthread_mutex_lock(&ctx_pool_lock);
-        if (p->ctx_pool_n < t->num_contexts) {
-            ctx->magic = COMM_CTX_POOLED; /* the program's handle is dead */
-            ctx->options = 0;
-            ctx->serialized = 0;
-            p->ctx_pool[p->ctx_pool_n++] = ctx;
-            ctx = NULL;
-        }
-        pthread_mutex_unlock(&ctx_pool_lock);
-        if (!ctx)
-            return;
-    }
-    comm_ctx_destroy(ctx);
+    return comm_ctx_team_create(team, p->ctx_pool, options, ctx_p);
 }
 
 /*
@@ -416,14 +330,14 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
     int id = -1, me = -1, *members = NULL, start, stride;
     struct coll_team *t;
 
-    struct comm_ctx **ctxs = NULL;
+    struct comm_ctx_pool *ctx_pool = NULL;
     int reserved = 1;
 
     for (int i = 0; i < n; i++)
         if (pidx[i] == parent->my_pe)
             me = i;
     if (me >= 0)
-        reserved = ctx_pool_open(nctx, &ctxs) == 0;
+        reserved = comm_ctx_pool_open(nctx, &ctx_pool) == OFS_OK;
     pthread_mutex_lock(&pool.lock);
     for (int w = 0; w < pool.nwords; w++)
         in[w] = me >= 0 ? ~pool.used[w] : ~(uint64_t)0;
@@ -444,7 +358,7 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
             ofs_log_error("shmem_team_split: SHMEM_TEAM_NUM_CONTEXTS = %d contexts could not "
                           "be opened on some PE of the new team (transport resources)",
                           nctx);
-        ctx_pool_close(ctxs, me >= 0 ? nctx : 0);
+        comm_ctx_pool_close(ctx_pool);
         *err_p = 1;
         return NULL;
     }
@@ -463,10 +377,8 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
     if (team_setup(t, id, members, start, stride, n, me, mask, nctx, parent) != OFS_OK)
         ofs_fatal(1, "shmem_team_split: out of host memory");
     pthread_mutex_unlock(&pool.lock);
-    for (int i = 0; i < nctx; i++)
-        ctxs[i]->team = t;
-    ((struct coll_tpriv *)t->priv)->ctx_pool = ctxs;
-    ((struct coll_tpriv *)t->priv)->ctx_pool_n = nctx;
+    comm_ctx_pool_bind(ctx_pool, t);
+    ((struct coll_tpriv *)t->priv)->ctx_pool = ctx_pool;
     if (stride > 0)
         coll_team_grp(t)->members = NULL;
     t->magic = COLL_TEAM_LIVE;
@@ -530,31 +442,13 @@ int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xct
 
 void coll_team_destroy(struct coll_team *team)
 {
-    struct comm_ctx *c;
-
     struct coll_tpriv *p = team->priv;
 
     if (team == &shmem_internal_team_world || team == &shmem_internal_team_shared)
         return;
     team->magic = 0; /* the handle is dead from here on */
-    /* its pooled contexts are closed by the loop below (they are on the context list) */
-    pthread_mutex_lock(&ctx_pool_lock);
-    free(p->ctx_pool);
+    comm_ctx_team_close(team, p->ctx_pool);
     p->ctx_pool = NULL;
-    p->ctx_pool_n = 0;
-    pthread_mutex_unlock(&ctx_pool_lock);
-    /* spec: destroying a team destroys its shareable contexts; a SHMEM_CTX_PRIVATE
-     * one left by the program (its error) is destroyed too rather than left pointing
-     * at a freed team */
-    for (;;) {
-        pthread_mutex_lock(&comm_g.ctx_list_lock);
-        for (c = comm_g.ctx_list; c && c->team != team; c = c->next)
-            ;
-        pthread_mutex_unlock(&comm_g.ctx_list_lock);
-        if (!c)
-            break;
-        comm_ctx_destroy(c);
-    }
     /* nobody signals or reads our counters of this team after this barrier */
     coll_grp_barrier_p2p(coll_team_grp(team));
     pthread_mutex_lock(&pool.lock);
