@@ -39,8 +39,18 @@ enum comm_amo_op {
 enum comm_sig_op { COMM_SIG_SET = 0, COMM_SIG_ADD = 1 };
 /* Or'd into the operation by the collectives: a signal whose target waits for it, which
  * no later quiet or fence of the sender needs applied (a transport that applies
- * signals at the target then does not track it; see ofi_am.c) */
+ * signals at the target then does not track it: the OFI signal messages) */
 #define COMM_SIG_COLL 2
+
+/* Point-to-point comparisons of comm_test_cmp (values equal SHMEM_CMP_EQ..SHMEM_CMP_GE). */
+enum comm_cmp {
+    COMM_CMP_EQ = 1,
+    COMM_CMP_NE = 2,
+    COMM_CMP_GT = 3,
+    COMM_CMP_LE = 4,
+    COMM_CMP_LT = 5,
+    COMM_CMP_GE = 6
+};
 
 /* Which transport carries a route. */
 enum comm_tp_id { COMM_TP_SHM = 0, COMM_TP_OFI = 1, COMM_NTP = 2 };

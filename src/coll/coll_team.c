@@ -172,15 +172,6 @@ static void list_shape(const int *pes, int n, int *start_p, int *stride_p)
     *stride_p = stride;
 }
 
-/* Steps of comm_wait_backoff before a shm barrier waiter sleeps on a futex: with a
- * CPU per same-node PE, when the backoff would start sleeping (its spins and yields);
- * oversubscribed, after a few yields, so that the CPU goes to the members that still
- * have to arrive and the releaser wakes every sleeper with one call. */
-static unsigned coll_futex_after(void)
-{
-    return ofs_g.oversubscribed ? 2 + 16 : 64 + 256;
-}
-
 ofs_status_t coll_init(void)
 {
     int n = ofs_g.n_pes;
@@ -191,7 +182,6 @@ ofs_status_t coll_init(void)
     if (st != OFS_OK)
         return st;
     coll_cfg.fast_signal = comm_amo_by_cpu() && ofs_g.params.COLL_SHM;
-    coll_cfg.futex_after = coll_futex_after();
 
     if (n > (1 << COLL_MAX_TEAM_LOG)) {
         ofs_log_error("shmem_init: %d PEs: the collectives support at most %d", n,
