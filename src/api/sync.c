@@ -37,7 +37,8 @@ static inline int sync_elem(const void *ivars, size_t i, int cmp, const void *va
                             size_t size, int kind)
 {
     const char *v = (const char *)values + (vector ? i * size : 0);
-    return comm_test_cmp((const char *)ivars + i * size, cmp, v, size, kind == 1, kind == 2);
+    return comm_test_cmp((const char *)ivars + i * size, cmp, v, size, kind == API_KIND_SIGNED,
+                         kind == API_KIND_FLOAT);
 }
 
 static inline int sync_included(const int *status, size_t i)
@@ -48,13 +49,14 @@ static inline int sync_included(const int *status, size_t i)
 void api_wait_until(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)
 {
     sync_check(r, "ivar", ivar, 1, size, cmp, value, 0);
-    COMM_WAIT_UNTIL(comm_test_cmp(ivar, cmp, value, size, kind == 1, kind == 2));
+    COMM_WAIT_UNTIL(
+        comm_test_cmp(ivar, cmp, value, size, kind == API_KIND_SIGNED, kind == API_KIND_FLOAT));
 }
 
 int api_test(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)
 {
     sync_check(r, "ivar", ivar, 1, size, cmp, value, 0);
-    if (comm_test_cmp(ivar, cmp, value, size, kind == 1, kind == 2))
+    if (comm_test_cmp(ivar, cmp, value, size, kind == API_KIND_SIGNED, kind == API_KIND_FLOAT))
         return 1;
     comm_test_poll(); /* a caller polling test() must still drive progress */
     return 0;
@@ -246,16 +248,6 @@ void api_signal_only(struct comm_ctx *ctx, uint64_t *sig_addr, uint64_t signal, 
 {
     comm_amo(ctx, sig_op == SHMEM_SIGNAL_ADD ? COMM_AMO_ADD : COMM_AMO_SET, COMM_DT_U64, sig_addr,
              &signal, NULL, NULL, pe, 0);
-}
-
-void api_bad_ctx(const char *routine)
-{
-    ofs_bad_input(routine, "ctx = SHMEM_CTX_INVALID (NULL) is not a context");
-}
-
-void api_bad_team(const char *routine)
-{
-    ofs_bad_input(routine, "team = SHMEM_TEAM_INVALID (NULL) is not a team");
 }
 
 void api_bad_sig_op(const char *routine, int sig_op)

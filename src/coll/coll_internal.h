@@ -55,6 +55,8 @@
 #define COLL_SLEEPING 0x80000000u
 
 #define COLL_MAX_ROUNDS 32
+/* bytes of another member's data fetched per get by the linear reduction and the scan */
+#define COLL_GET_CHUNK 65536
 
 enum coll_alg {
     COLL_ALG_AUTO = 0,

@@ -28,6 +28,18 @@ uint64_t *coll_aset_pub;
 
 #define COLL_FLAGS_BYTES 2048 /* COLL_NFLAGS counters, padded */
 #define COLL_POOL_BUDGET (4UL << 20)
+#define COLL_CHUNK_MIN 1024 /* bytes per reduction slot, whatever the budget */
+#define COLL_CHUNK_MAX 16384
+/* team handles beyond the pool slots: a destroyed team's handle stays recognisably
+ * dead through many later splits */
+#define COLL_TEAM_HANDLES_SPARE 1024
+/* pool slots of the predefined teams; splits take the others */
+#define COLL_SLOT_WORLD 0
+#define COLL_SLOT_SHARED 1
+#define COLL_SLOT_FIRST_SPLIT 2
+/* in the split agreement, the bit of slot COLL_SLOT_WORLD (never free) carries "my
+ * SHMEM_TEAM_NUM_CONTEXTS contexts are open" */
+#define COLL_SPLIT_CTX_OK ((uint64_t)1 << COLL_SLOT_WORLD)
 
 static struct {
     char *base; /* symmetric pool */
@@ -204,10 +216,10 @@ ofs_status_t coll_init(void)
     need = need > COLL_FLAGS_BYTES + pool.sizes_len ? need - COLL_FLAGS_BYTES - pool.sizes_len : 0;
     pool.chunk = need / (2 * (size_t)(pool.rounds + 1));
     pool.chunk &= ~(size_t)63;
-    if (pool.chunk < 1024)
-        pool.chunk = 1024;
-    if (pool.chunk > 16384)
-        pool.chunk = 16384;
+    if (pool.chunk < COLL_CHUNK_MIN)
+        pool.chunk = COLL_CHUNK_MIN;
+    if (pool.chunk > COLL_CHUNK_MAX)
+        pool.chunk = COLL_CHUNK_MAX;
     pool.slot_len = COLL_FLAGS_BYTES + pool.sizes_len + 2 * (size_t)(pool.rounds + 1) * pool.chunk;
     pool.nwords = (pool.nslots + 63) / 64;
     pool.used = calloc((size_t)pool.nwords, sizeof(uint64_t));
@@ -223,16 +235,17 @@ ofs_status_t coll_init(void)
         return OFS_ERR_NOMEM;
     }
     memset(pool.base, 0, pool.slot_len * (size_t)pool.nslots);
-    /* a team of mine holds a pool slot: more handles than slots, for a destroyed
-     * team's handle to stay recognisably dead through many later splits */
-    st = ofs_htab_init(&coll_teams, COLL_TEAM_SLOT, (uint32_t)pool.nslots + 1024);
+    /* a team of mine holds a pool slot: more handles than slots */
+    st =
+        ofs_htab_init(&coll_teams, COLL_TEAM_SLOT, (uint32_t)pool.nslots + COLL_TEAM_HANDLES_SPARE);
     if (st != OFS_OK)
         return st;
     st = coll_bring_init();
     if (st != OFS_OK)
         return st;
 
-    st = team_setup(&shmem_internal_team_world, 0, NULL, 0, 1, n, ofs_g.my_pe, 0, 0, NULL);
+    st = team_setup(&shmem_internal_team_world, COLL_SLOT_WORLD, NULL, 0, 1, n, ofs_g.my_pe, 0, 0,
+                    NULL);
     if (st != OFS_OK)
         return st;
     {
@@ -242,8 +255,8 @@ ofs_status_t coll_init(void)
             return OFS_ERR_NOMEM;
         memcpy(m, ofs_g.local_pes, (size_t)ofs_g.local_size * sizeof(int));
         list_shape(m, ofs_g.local_size, &start, &stride);
-        st = team_setup(&shmem_internal_team_shared, 1, m, start, stride, ofs_g.local_size,
-                        ofs_g.local_rank, 0, 0, &shmem_internal_team_world);
+        st = team_setup(&shmem_internal_team_shared, COLL_SLOT_SHARED, m, start, stride,
+                        ofs_g.local_size, ofs_g.local_rank, 0, 0, &shmem_internal_team_world);
         if (st != OFS_OK)
             return st;
         if (stride != 0)
@@ -332,13 +345,12 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
     for (int w = 0; w < pool.nwords; w++)
         in[w] = me >= 0 ? ~pool.used[w] : ~(uint64_t)0;
     pthread_mutex_unlock(&pool.lock);
-    /* bit 0 (slot 0, SHMEM_TEAM_WORLD, never free) carries "my contexts are reserved" */
-    in[0] = (in[0] & ~(uint64_t)1) | (uint64_t)reserved;
+    in[0] = (in[0] & ~COLL_SPLIT_CTX_OK) | (reserved ? COLL_SPLIT_CTX_OK : 0);
     coll_reduce(parent, out, in, (size_t)pool.nwords, COLL_OP_AND, COLL_T_UINT64);
-    for (int s = 2; s < pool.nslots && id < 0; s++)
+    for (int s = COLL_SLOT_FIRST_SPLIT; s < pool.nslots && id < 0; s++)
         if (out[s / 64] >> (s % 64) & 1)
             id = s;
-    if (id < 0 || !(out[0] & 1)) {
+    if (id < 0 || !(out[0] & COLL_SPLIT_CTX_OK)) {
         if (parent->my_pe == 0 && id < 0)
             ofs_log_error("shmem_team_split: no team slot left: all SHMEM_TEAMS_MAX = %d slots "
                           "(SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included) are in use on some "
