@@ -3,7 +3,7 @@
  * A wait calls ofs_backoff_step() once per unsuccessful look with a counter that starts
  * at 0; the step says what to do before the next look: spin (a pause instruction),
  * yield the CPU, or sleep that many nanoseconds.  The comm layer's wait primitive
- * (comm_wait_backoff) sleeps on the transport's wait object; a transport waiting on its
+ * (COMM_WAIT_UNTIL, comm.h) sleeps on the transport's wait object; a transport waiting on its
  * own completions (the OFI context engine) sleeps with nanosleep.  Spinning pays only
  * when every same-node PE has a CPU of its own; oversubscribed, a spinning waiter holds
  * the CPU the PE it waits for needs, so it yields almost at once (docs/waiting.md).
