@@ -112,13 +112,10 @@ int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xct
                        struct coll_team **x_p, long ymask, int yctx, struct coll_team **y_p)
     OFS_HIDDEN;
 void coll_team_destroy(struct coll_team *team) OFS_HIDDEN;
-/* shmem_team_create_ctx (local: from the team's SHMEM_TEAM_NUM_CONTEXTS pool first)
- * and shmem_ctx_destroy (back to its team's SHMEM_TEAM_NUM_CONTEXTS pool if that is
- * short, else closed) */
-struct comm_ctx;
+/* shmem_team_create_ctx (local: from the team's SHMEM_TEAM_NUM_CONTEXTS pool first;
+ * shmem_ctx_destroy gives it back through comm_ctx_release) */
 ofs_status_t coll_team_ctx_create(struct coll_team *team, long options, struct comm_ctx **ctx_p)
     OFS_HIDDEN;
-void coll_team_ctx_destroy(struct comm_ctx *ctx) OFS_HIDDEN;
 /* translate member index src_pe of src to index in dest (-1 if not a member) */
 int coll_team_translate(const struct coll_team *src, int src_pe, const struct coll_team *dest)
     OFS_HIDDEN;

@@ -45,11 +45,36 @@ static OFS_ALWAYS_INLINE int comm_ctx_valid(const struct comm_ctx *ctx)
 ofs_status_t comm_init(void) OFS_HIDDEN;
 void comm_fini(void) OFS_HIDDEN;
 
+/* Nonzero when every atomic of the job is a CPU atomic (the job is on one node, reached
+ * over shm): a same-node word may then be updated through comm_ptr. */
+static inline int comm_amo_by_cpu(void)
+{
+    return comm_g.amo_cpu;
+}
+
 /* A new context (magic COMM_CTX_LIVE); OFS_ERR_AGAIN when COMM_CTX_MAX are open. */
 ofs_status_t comm_ctx_create(long options, struct coll_team *team, struct comm_ctx **ctx_p)
     OFS_HIDDEN;
 /* Quiet, close and free it: its handle reads as invalid from then on. */
 void comm_ctx_destroy(struct comm_ctx *ctx) OFS_HIDDEN;
+
+/* ---- a team's contexts (SHMEM_TEAM_NUM_CONTEXTS pool; comm_ctx_pool.c) ---- */
+/* Open n contexts (magic COMM_CTX_POOLED) for a team about to be created; *pool_p is
+ * NULL when n is 0.  On failure nothing is left open. */
+ofs_status_t comm_ctx_pool_open(int n, struct comm_ctx_pool **pool_p) OFS_HIDDEN;
+/* The team exists: the pooled contexts belong to it from now on. */
+void comm_ctx_pool_bind(struct comm_ctx_pool *pool, struct coll_team *team) OFS_HIDDEN;
+/* Close the contexts in the pool and free it (a split that failed; teams at finalize,
+ * whose contexts in use comm_fini closes). */
+void comm_ctx_pool_close(struct comm_ctx_pool *pool) OFS_HIDDEN;
+/* shmem_team_create_ctx: a context of team, from its pool (may be NULL) first. */
+ofs_status_t comm_ctx_team_create(struct coll_team *team, struct comm_ctx_pool *pool, long options,
+                                  struct comm_ctx **ctx_p) OFS_HIDDEN;
+/* shmem_ctx_destroy: back into its team's pool while that holds fewer than its N, else
+ * destroyed; either way the program's handle reads as invalid from then on. */
+void comm_ctx_release(struct comm_ctx *ctx) OFS_HIDDEN;
+/* Team destroy: destroy every context of team, pooled or in use, and free its pool. */
+void comm_ctx_team_close(struct coll_team *team, struct comm_ctx_pool *pool) OFS_HIDDEN;
 
 /* Translate or die: the address must be symmetric (checked by the caller). */
 static inline int comm_seg(const void *addr, size_t len, size_t *off_p)
@@ -174,28 +199,64 @@ void comm_progress(void) OFS_HIDDEN;
 int comm_traffic(void) OFS_HIDDEN;
 
 /* This thread starts (TP_ATTEND_START) or stops (TP_ATTEND_END, TP_ATTEND_PAUSE)
- * waiting in the library (see comm_wait_end, comm_wait_pause). */
+ * waiting in the library (COMM_WAIT_UNTIL does it). */
 void comm_attend(int delta) OFS_HIDDEN;
 
 /* Sleep at most ns nanoseconds, on the OFI transport's wait object when it has one
  * (woken early by operations aimed at this PE: returns nonzero then). */
 int comm_wait_sleep(long ns) OFS_HIDDEN;
 
-/* Waiting without burning: call once per iteration of a wait loop with a counter
- * that starts at 0.  Drives progress, spins briefly, then yields, then sleeps in
- * growing steps (at most ~100 us). */
+/*
+ * ---- waiting (comm_wait.c; the schedule is ofs_backoff.h; docs/waiting.md) ----
+ * COMM_WAIT_UNTIL(cond): return once cond holds.  When it holds already, cond is
+ * evaluated once and nothing else happens.  Otherwise, between looks, the thread drives
+ * progress and backs off (spin, yield, then sleep on the transport's wait object), and
+ * counts as waiting in the library until cond holds: the OFI progress thread's standby
+ * rule (ofi_progress.c) is kept here, by every wait, and by no caller.  cond may assign
+ * (it is evaluated once per look, last when it held).
+ */
+#define COMM_WAIT_UNTIL(cond)                        \
+    do {                                             \
+        if (!(cond)) {                               \
+            unsigned comm_wait_iter_ = 0;            \
+            do                                       \
+                comm_wait_backoff(&comm_wait_iter_); \
+            while (!(cond));                         \
+            comm_wait_end();                         \
+        }                                            \
+    } while (0)
+
+/* The same for a wait that can sleep on a word of its own (a futex that whoever changes
+ * the word wakes): once spinning and yielding did not suffice (ofs_backoff_nap_after),
+ * each look that fails runs the statement nap instead of a back-off step, then drives
+ * progress.  The thread stops counting as waiting before its first nap (it does not
+ * poll while asleep: the progress thread takes over at once). */
+#define COMM_WAIT_UNTIL_NAP(cond, nap)                     \
+    do {                                                   \
+        if (!(cond)) {                                     \
+            unsigned comm_wait_iter_ = 0;                  \
+            do {                                           \
+                if (comm_wait_nap_due(&comm_wait_iter_)) { \
+                    nap;                                   \
+                    comm_progress();                       \
+                }                                          \
+            } while (!(cond));                             \
+            comm_wait_end();                               \
+        }                                                  \
+    } while (0)
+
+/* The steps of COMM_WAIT_UNTIL, for a wait whose loop is not ours (rt_barrier_poll's
+ * callback at finalize): one look that found nothing, with a counter that starts at 0;
+ * and the end of the wait (cheap and idempotent; a missing call costs latency, the
+ * progress thread waiting up to 1 ms before it stops trusting a silent waiter, never
+ * correctness). */
 void comm_wait_backoff(unsigned *iter) OFS_HIDDEN;
+void comm_wait_end(void) OFS_HIDDEN;
+/* The step of COMM_WAIT_UNTIL_NAP: a back-off step (returns 0), or, once napping is
+ * due, the end of polling (returns 1: the caller naps). */
+int comm_wait_nap_due(unsigned *iter) OFS_HIDDEN;
 /* One look of a test routine that found nothing (see comm_wait.c). */
 void comm_test_poll(void) OFS_HIDDEN;
-/* Ends the wait of the calling thread that comm_wait_backoff started: call it when a
- * wait loop is done, so that a progress thread standing by while this thread polled
- * takes over (at once, unless the PE is in a conversation: see ofi_attend).  Cheap and
- * idempotent; a missing call costs latency (the progress thread waits up to 1 ms
- * before it stops trusting a silent waiter), never correctness. */
-void comm_wait_end(void) OFS_HIDDEN;
-/* The same when the thread is about to sleep without polling (on a futex, say): the
- * progress thread takes over at once, conversation or not. */
-void comm_wait_pause(void) OFS_HIDDEN;
 /* Nonzero while the calling thread is counted as waiting in the library (tests). */
 int comm_wait_active(void) OFS_HIDDEN;
 

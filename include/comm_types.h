@@ -39,23 +39,34 @@ enum comm_amo_op {
 enum comm_sig_op { COMM_SIG_SET = 0, COMM_SIG_ADD = 1 };
 /* Or'd into the operation by the collectives: a signal whose target waits for it, which
  * no later quiet or fence of the sender needs applied (a transport that applies
- * signals at the target then does not track it; see ofi_am.c) */
+ * signals at the target then does not track it: the OFI signal messages) */
 #define COMM_SIG_COLL 2
+
+/* Point-to-point comparisons of comm_test_cmp (values equal SHMEM_CMP_EQ..SHMEM_CMP_GE). */
+enum comm_cmp {
+    COMM_CMP_EQ = 1,
+    COMM_CMP_NE = 2,
+    COMM_CMP_GT = 3,
+    COMM_CMP_LE = 4,
+    COMM_CMP_LT = 5,
+    COMM_CMP_GE = 6
+};
 
 /* Which transport carries a route. */
 enum comm_tp_id { COMM_TP_SHM = 0, COMM_TP_OFI = 1, COMM_NTP = 2 };
 
 struct coll_team;
+struct comm_ctx_pool;
 
 /* A communication context (shmem_ctx_t points at one).  Each transport keeps its
  * per-context state in tp[] (created by its ctx_create).  Every context but the
- * default one lives in a slot of comm_g.ctxs (ofs_handle.h): magic first. */
+ * default one lives in a slot of comm_g.ctxs (ofs_handle.h): magic first.  Written by
+ * the comm layer only; the layers above read team. */
 struct comm_ctx {
-    uint32_t magic;         /* COMM_CTX_LIVE while the program may use it */
-    long options;           /* SHMEM_CTX_* bits */
-    struct coll_team *team; /* team it was created on */
-    int serialized;         /* needs lock (shared ctx under THREAD_MULTIPLE) */
-    pthread_mutex_t lock;
+    uint32_t magic;             /* COMM_CTX_LIVE while the program may use it */
+    long options;               /* SHMEM_CTX_* bits (the transports serialise on them) */
+    struct coll_team *team;     /* team it was created on */
+    struct comm_ctx_pool *pool; /* its team's SHMEM_TEAM_NUM_CONTEXTS pool, if any */
     void *tp[COMM_NTP];
     struct comm_ctx *next; /* list of live contexts */
 };

@@ -13,13 +13,22 @@
 
 #define API_CMP_NE SHMEM_CMP_NE
 
-/* AMO element type from the type table kind (1 signed, 0 unsigned, 2 float) and size;
- * constant-folded in every generated routine. */
+/* The kind column of the type table (mpp/shmem_types.m4), passed by the generated
+ * routines. */
+enum api_kind {
+    API_KIND_UNSIGNED = 0,
+    API_KIND_SIGNED = 1,
+    API_KIND_FLOAT = 2,
+    API_KIND_COMPLEX = 3
+};
+
+/* AMO element type from the type table kind and size; constant-folded in every
+ * generated routine. */
 static inline enum comm_dtype api_dt(int kind, size_t size)
 {
-    if (kind == 2)
+    if (kind == API_KIND_FLOAT)
         return size == 4 ? COMM_DT_FLOAT : COMM_DT_DOUBLE;
-    if (kind == 1)
+    if (kind == API_KIND_SIGNED)
         return size == 4 ? COMM_DT_I32 : COMM_DT_I64;
     return size == 4 ? COMM_DT_U32 : COMM_DT_U64;
 }
@@ -29,8 +38,6 @@ void api_debug_rma(const char *routine, const void *remote, const void *local, s
     OFS_HIDDEN;
 void api_debug_align(const char *routine, const char *arg, const void *addr, size_t align)
     OFS_HIDDEN;
-void api_bad_ctx(const char *routine) OFS_NORETURN OFS_HIDDEN;
-void api_bad_team(const char *routine) OFS_NORETURN OFS_HIDDEN;
 void api_bad_sig_op(const char *routine, int sig_op) OFS_NORETURN OFS_HIDDEN;
 void api_bad_stride(const char *routine, const char *arg, ptrdiff_t stride) OFS_NORETURN OFS_HIDDEN;
 

@@ -24,9 +24,6 @@ static int ctx_new(const char *routine, shmem_team_t team, int collective, long 
                      ofs_status_string(st));
         return -1;
     }
-    /* a shareable context under SHMEM_THREAD_MULTIPLE is used by several threads */
-    c->serialized = ofs_g.thread_level == SHMEM_THREAD_MULTIPLE &&
-                    !(options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED));
     *ctx = c;
     return 0;
 }
@@ -53,7 +50,8 @@ OFS_API void pshmem_ctx_destroy(shmem_ctx_t ctx)
     if (ctx == SHMEM_CTX_DEFAULT)
         ofs_bad_input("shmem_ctx_destroy", "ctx = SHMEM_CTX_DEFAULT cannot be destroyed");
     ofs_check_ctx("shmem_ctx_destroy", ctx); /* destroyed twice, or garbage */
-    coll_team_ctx_destroy(ctx);
+    /* a context of a team with SHMEM_TEAM_NUM_CONTEXTS may go back to its pool */
+    comm_ctx_release(ctx);
 }
 OFS_WEAK_ALIAS(shmem_ctx_destroy)
 

@@ -11,6 +11,11 @@
 
 #include <stdarg.h>
 
+_Static_assert(COMM_CMP_EQ == SHMEM_CMP_EQ && COMM_CMP_NE == SHMEM_CMP_NE &&
+                   COMM_CMP_GT == SHMEM_CMP_GT && COMM_CMP_LE == SHMEM_CMP_LE &&
+                   COMM_CMP_LT == SHMEM_CMP_LT && COMM_CMP_GE == SHMEM_CMP_GE,
+               "comm_test_cmp takes the SHMEM_CMP_* values");
+
 /* ivars holds nelems elements (NULL is fine with none); a vector form reads nelems
  * comparison values */
 static void sync_check(const char *r, const char *arg, const void *ivars, size_t nelems,
@@ -32,7 +37,8 @@ static inline int sync_elem(const void *ivars, size_t i, int cmp, const void *va
                             size_t size, int kind)
 {
     const char *v = (const char *)values + (vector ? i * size : 0);
-    return comm_test_cmp((const char *)ivars + i * size, cmp, v, size, kind == 1, kind == 2);
+    return comm_test_cmp((const char *)ivars + i * size, cmp, v, size, kind == API_KIND_SIGNED,
+                         kind == API_KIND_FLOAT);
 }
 
 static inline int sync_included(const int *status, size_t i)
@@ -42,17 +48,15 @@ static inline int sync_included(const int *status, size_t i)
 
 void api_wait_until(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)
 {
-    unsigned iter = 0;
     sync_check(r, "ivar", ivar, 1, size, cmp, value, 0);
-    while (!comm_test_cmp(ivar, cmp, value, size, kind == 1, kind == 2))
-        comm_wait_backoff(&iter);
-    comm_wait_end();
+    COMM_WAIT_UNTIL(
+        comm_test_cmp(ivar, cmp, value, size, kind == API_KIND_SIGNED, kind == API_KIND_FLOAT));
 }
 
 int api_test(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)
 {
     sync_check(r, "ivar", ivar, 1, size, cmp, value, 0);
-    if (comm_test_cmp(ivar, cmp, value, size, kind == 1, kind == 2))
+    if (comm_test_cmp(ivar, cmp, value, size, kind == API_KIND_SIGNED, kind == API_KIND_FLOAT))
         return 1;
     comm_test_poll(); /* a caller polling test() must still drive progress */
     return 0;
@@ -98,24 +102,19 @@ static int sync_none_included(size_t nelems, const int *status)
 void api_wait_until_all(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
                         const void *values, int vector, size_t size, int kind)
 {
-    unsigned iter = 0;
     sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
-    while (!sync_all(ivars, nelems, status, cmp, values, vector, size, kind))
-        comm_wait_backoff(&iter);
-    comm_wait_end();
+    COMM_WAIT_UNTIL(sync_all(ivars, nelems, status, cmp, values, vector, size, kind));
 }
 
 size_t api_wait_until_any(const char *r, void *ivars, size_t nelems, const int *status, int cmp,
                           const void *values, int vector, size_t size, int kind)
 {
-    unsigned iter = 0;
     size_t i;
     sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
     if (sync_none_included(nelems, status))
         return SIZE_MAX;
-    while ((i = sync_any(ivars, nelems, status, cmp, values, vector, size, kind)) == SIZE_MAX)
-        comm_wait_backoff(&iter);
-    comm_wait_end();
+    COMM_WAIT_UNTIL((i = sync_any(ivars, nelems, status, cmp, values, vector, size, kind)) !=
+                    SIZE_MAX);
     return i;
 }
 
@@ -123,16 +122,14 @@ size_t api_wait_until_some(const char *r, void *ivars, size_t nelems, size_t *in
                            const int *status, int cmp, const void *values, int vector, size_t size,
                            int kind)
 {
-    unsigned iter = 0;
     size_t n;
     sync_check(r, "ivars", ivars, nelems, size, cmp, values, vector);
     ofs_check_nonnull(r, "indices", indices,
                       ofs_check_mul(r, "nelems", nelems, nelems, sizeof(size_t)));
     if (sync_none_included(nelems, status))
         return 0;
-    while ((n = sync_some(ivars, nelems, indices, status, cmp, values, vector, size, kind)) == 0)
-        comm_wait_backoff(&iter);
-    comm_wait_end();
+    COMM_WAIT_UNTIL(
+        (n = sync_some(ivars, nelems, indices, status, cmp, values, vector, size, kind)) != 0);
     return n;
 }
 
@@ -251,16 +248,6 @@ void api_signal_only(struct comm_ctx *ctx, uint64_t *sig_addr, uint64_t signal, 
 {
     comm_amo(ctx, sig_op == SHMEM_SIGNAL_ADD ? COMM_AMO_ADD : COMM_AMO_SET, COMM_DT_U64, sig_addr,
              &signal, NULL, NULL, pe, 0);
-}
-
-void api_bad_ctx(const char *routine)
-{
-    ofs_bad_input(routine, "ctx = SHMEM_CTX_INVALID (NULL) is not a context");
-}
-
-void api_bad_team(const char *routine)
-{
-    ofs_bad_input(routine, "team = SHMEM_TEAM_INVALID (NULL) is not a team");
 }
 
 void api_bad_sig_op(const char *routine, int sig_op)

@@ -17,11 +17,14 @@
 
 #include <stdlib.h>
 
+#define COLL_ASET_MAX_LOG_STRIDE 30 /* 1 << logPE_stride is an int */
+
 void coll_aset_grp(struct coll_grp *g, int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     int stride = 1 << logPE_stride, me = ofs_g.my_pe - PE_start;
 
-    if (PE_size < 1 || PE_start < 0 || logPE_stride < 0 || logPE_stride > 30 ||
+    if (PE_size < 1 || PE_start < 0 || logPE_stride < 0 ||
+        logPE_stride > COLL_ASET_MAX_LOG_STRIDE ||
         (long)PE_start + (long)(PE_size - 1) * stride >= ofs_g.n_pes)
         ofs_bad_input("active-set collective",
                       "PE_start = %d, logPE_stride = %d, PE_size = %d "

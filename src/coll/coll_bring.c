@@ -36,6 +36,7 @@
 #define ANN_SEQ_MASK 0xffffffu
 #define ANN(seq, s0, k) \
     (((uint64_t)(seq)&ANN_SEQ_MASK) | ((uint64_t)(s0) << 32) | ((uint64_t)(k) << 40))
+#define ANN_SEQ(a) ((uint32_t)(a)&ANN_SEQ_MASK)
 #define ANN_S0(a) ((unsigned)((a) >> 32) & 0xff)
 #define ANN_K(a) ((unsigned)((a) >> 40) & 0xff)
 
@@ -78,6 +79,15 @@ int coll_bring_fits(const struct coll_grp *g, size_t len)
            len <= COLL_BRING_CHUNKS * COLL_BRING_BYTES;
 }
 
+/* the slot's last readers are done: claim it for n - 1 new ones */
+static int bring_claim(struct bring_hdr *h, int n)
+{
+    uint64_t zero = 0;
+
+    return __atomic_compare_exchange_n(&h->pending, &zero, (uint64_t)(n - 1), 0, __ATOMIC_ACQUIRE,
+                                       __ATOMIC_RELAXED);
+}
+
 /* claim k consecutive slots for n - 1 readers and fill them; returns the first */
 static unsigned bring_fill(int n, const char *src, size_t len, unsigned k)
 {
@@ -85,16 +95,9 @@ static unsigned bring_fill(int n, const char *src, size_t len, unsigned k)
         (unsigned)(__atomic_fetch_add(&bring_next, k, __ATOMIC_RELAXED) % COLL_BRING_SLOTS);
 
     for (unsigned j = 0; j < k; j++) {
-        unsigned s = (s0 + j) % COLL_BRING_SLOTS, iter = 0;
+        unsigned s = (s0 + j) % COLL_BRING_SLOTS;
         size_t off = (size_t)j * COLL_BRING_BYTES;
-        for (;;) { /* the slot's last readers are done */
-            uint64_t zero = 0;
-            if (__atomic_compare_exchange_n(&bring_hdr[s].pending, &zero, (uint64_t)(n - 1), 0,
-                                            __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-                break;
-            comm_wait_backoff(&iter);
-        }
-        comm_wait_end();
+        COMM_WAIT_UNTIL(bring_claim(&bring_hdr[s], n));
         memcpy(bring_data + (size_t)s * COLL_BRING_BYTES, src + off,
                len - off < COLL_BRING_BYTES ? len - off : COLL_BRING_BYTES);
     }
@@ -121,14 +124,13 @@ static void bring_team(struct coll_grp *g, void *dest, const void *src, size_t l
                        unsigned k)
 {
     uint64_t seq = ++g->seen[COLL_F_BANN];
-    unsigned e = (unsigned)(seq % COLL_BANN_N), iter = 0;
+    unsigned e = (unsigned)(seq % COLL_BANN_N);
 
     if (g->me == root) {
         uint64_t *ack = &g->flags[COLL_F_BACK + e];
         unsigned s0 = bring_fill(g->size, src, len, k);
-        while (__atomic_load_n(ack, __ATOMIC_ACQUIRE) != 0) /* last use of the entry read */
-            comm_wait_backoff(&iter);
-        comm_wait_end();
+        /* every member read what the entry said last time */
+        COMM_WAIT_UNTIL(__atomic_load_n(ack, __ATOMIC_ACQUIRE) == 0);
         __atomic_store_n(ack, (uint64_t)(g->size - 1), __ATOMIC_RELAXED);
         if (__atomic_exchange_n(&g->flags[COLL_F_BANN + e], ANN(seq, s0, k), __ATOMIC_SEQ_CST) &
             COLL_SLEEPING)
@@ -139,9 +141,8 @@ static void bring_team(struct coll_grp *g, void *dest, const void *src, size_t l
     uint64_t *ann = comm_ptr(&g->flags[COLL_F_BANN + e], rpe), a;
     uint32_t want = (uint32_t)(seq & ANN_SEQ_MASK);
 
-    while (((uint32_t)(a = __atomic_load_n(ann, __ATOMIC_ACQUIRE)) & ANN_SEQ_MASK) != want)
-        coll_nap(ann, a, &iter);
-    comm_wait_end();
+    COMM_WAIT_UNTIL_NAP(ANN_SEQ(a = __atomic_load_n(ann, __ATOMIC_ACQUIRE)) == want,
+                        coll_nap(ann, a));
     __atomic_fetch_sub((uint64_t *)comm_ptr(&g->flags[COLL_F_BACK + e], rpe), 1, __ATOMIC_RELEASE);
     bring_drain(rpe, dest, len, ANN_S0(a), ANN_K(a));
 }
@@ -159,27 +160,23 @@ static void bring_team(struct coll_grp *g, void *dest, const void *src, size_t l
 
 static uint32_t bring_aset_seq; /* announcements I posted as a root */
 
-static void aset_post(uint64_t *q, uint64_t *bell, uint64_t a, uint64_t data)
+/* 0 when the member has COLL_ASET_BQN to read already */
+static int aset_try_post(uint64_t *q, uint64_t *bell, uint64_t a, uint64_t data)
 {
-    unsigned iter = 0;
-
-    for (;;) {
-        for (int j = 0; j < COLL_ASET_BQN; j++) { /* from seq's own entry: usually free */
-            uint64_t *e = &q[2 * ((a + (uint64_t)j) % COLL_ASET_BQN)], zero = 0;
-            if (__atomic_load_n(e, __ATOMIC_RELAXED) == 0 &&
-                __atomic_compare_exchange_n(e, &zero, COLL_SLEEPING, 0, __ATOMIC_ACQUIRE,
-                                            __ATOMIC_RELAXED)) {
-                __atomic_store_n(&e[1], data, __ATOMIC_RELAXED);
-                __atomic_store_n(e, a, __ATOMIC_SEQ_CST);
-                if (__atomic_load_n(bell, __ATOMIC_SEQ_CST) &&
-                    __atomic_exchange_n(bell, 0, __ATOMIC_SEQ_CST))
-                    coll_futex_wake(bell);
-                comm_wait_end();
-                return;
-            }
+    for (int j = 0; j < COLL_ASET_BQN; j++) { /* from seq's own entry: usually free */
+        uint64_t *e = &q[2 * ((a + (uint64_t)j) % COLL_ASET_BQN)], zero = 0;
+        if (__atomic_load_n(e, __ATOMIC_RELAXED) == 0 &&
+            __atomic_compare_exchange_n(e, &zero, COLL_SLEEPING, 0, __ATOMIC_ACQUIRE,
+                                        __ATOMIC_RELAXED)) {
+            __atomic_store_n(&e[1], data, __ATOMIC_RELAXED);
+            __atomic_store_n(e, a, __ATOMIC_SEQ_CST);
+            if (__atomic_load_n(bell, __ATOMIC_SEQ_CST) &&
+                __atomic_exchange_n(bell, 0, __ATOMIC_SEQ_CST))
+                coll_futex_wake(bell);
+            return 1;
         }
-        comm_wait_backoff(&iter); /* the member has COLL_ASET_BQN to read already */
     }
+    return 0;
 }
 
 /* the entry of the oldest announcement in my queue, or NULL: a is older than b when
@@ -198,6 +195,19 @@ static uint64_t *aset_oldest(uint64_t *q, uint64_t *a_out)
     }
     *a_out = ba;
     return best;
+}
+
+/* ring my bell (COLL_SLEEPING) and sleep on it unless an announcement came meanwhile */
+static void aset_nap(uint64_t *q, uint64_t *bell)
+{
+    uint64_t zero = 0, a;
+
+    if (!__atomic_compare_exchange_n(bell, &zero, COLL_SLEEPING, 0, __ATOMIC_SEQ_CST,
+                                     __ATOMIC_SEQ_CST) &&
+        zero != COLL_SLEEPING)
+        return;
+    if (!aset_oldest(q, &a)) /* posted before the bell rang: do not sleep */
+        coll_futex_wait(bell, COLL_SLEEPING);
 }
 
 static void bring_aset(struct coll_grp *g, void *dest, const void *src, size_t len, int root,
@@ -219,29 +229,15 @@ static void bring_aset(struct coll_grp *g, void *dest, const void *src, size_t l
             seq = __atomic_add_fetch(&bring_aset_seq, 1, __ATOMIC_RELAXED) & ANN_SEQ_MASK;
         for (int i = 1; i < n; i++) {
             int pe = coll_grp_pe(g, (g->me + i) % n);
-            aset_post(comm_ptr(&g->flags[COLL_ASET_BQ], pe),
-                      comm_ptr(&g->flags[COLL_ASET_BBELL], pe), AQ(seq, s0, k, root), data);
+            uint64_t *q = comm_ptr(&g->flags[COLL_ASET_BQ], pe);
+            uint64_t *bell = comm_ptr(&g->flags[COLL_ASET_BBELL], pe);
+            COMM_WAIT_UNTIL(aset_try_post(q, bell, AQ(seq, s0, k, root), data));
         }
         return;
     }
     uint64_t *q = &g->flags[COLL_ASET_BQ], *bell = &g->flags[COLL_ASET_BBELL], *e, a;
-    unsigned iter = 0;
 
-    while (!(e = aset_oldest(q, &a))) {
-        uint64_t zero = 0;
-        if (iter < coll_cfg.futex_after) {
-            comm_wait_backoff(&iter);
-            continue;
-        }
-        if (!__atomic_compare_exchange_n(bell, &zero, COLL_SLEEPING, 0, __ATOMIC_SEQ_CST,
-                                         __ATOMIC_SEQ_CST) &&
-            zero != COLL_SLEEPING)
-            continue;
-        if (!aset_oldest(q, &a)) /* posted before the bell rang: do not sleep */
-            coll_futex_wait(bell, COLL_SLEEPING, 1000000);
-        comm_progress();
-    }
-    comm_wait_end();
+    COMM_WAIT_UNTIL_NAP((e = aset_oldest(q, &a)) != NULL, aset_nap(q, bell));
     if (__atomic_load_n(bell, __ATOMIC_RELAXED)) /* pSync reads 0 again on return */
         __atomic_store_n(bell, 0, __ATOMIC_RELAXED);
     if (AQ_ROOT(a) != root || ANN_K(a) != k)

@@ -146,7 +146,7 @@ static int range_runs(int n, int first, int cnt)
  * flag idx (range_runs of them): as one message each where the transport sends small
  * put-with-signals so, and never a write followed by a separate signal, which the OFI
  * route has to complete first when the signal leaves from another endpoint
- * (SHMEM_OFI_AM_EP=target: fcollect over tcp;ofi_rxm was 1.35x as long when it did). */
+ * (SHMEM_OFI_AM_EP=target; docs/collectives.md). */
 static void put_range(struct coll_grp *g, char *dest, const size_t *offs, const size_t *lens,
                       int first, int cnt, int idx, int to)
 {

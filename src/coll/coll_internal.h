@@ -55,6 +55,8 @@
 #define COLL_SLEEPING 0x80000000u
 
 #define COLL_MAX_ROUNDS 32
+/* bytes of another member's data fetched per get by the linear reduction and the scan */
+#define COLL_GET_CHUNK 65536
 
 enum coll_alg {
     COLL_ALG_AUTO = 0,
@@ -95,15 +97,12 @@ struct coll_tpriv {
     uint64_t seen[COLL_NFLAGS];
     uint64_t step;
     struct coll_grp grp;
-    /* contexts opened for SHMEM_TEAM_NUM_CONTEXTS and not in use (ctx_pool_lock) */
-    struct comm_ctx **ctx_pool;
-    int ctx_pool_n;
+    struct comm_ctx_pool *ctx_pool; /* SHMEM_TEAM_NUM_CONTEXTS contexts (comm.h) */
 };
 
 struct coll_cfg {
     int barrier, bcast, reduce, collect, alltoall;
-    int fast_signal;      /* CPU atomics through comm_ptr are allowed */
-    unsigned futex_after; /* shm barrier: comm_wait_backoff steps before sleeping */
+    int fast_signal; /* CPU atomics through comm_ptr are allowed */
 };
 extern struct coll_cfg coll_cfg OFS_HIDDEN;
 
@@ -131,13 +130,14 @@ static inline void coll_grp_settle(struct coll_grp *g)
         coll_grp_barrier(g);
 }
 
-/* futexes on the low 32 bits of a 64-bit word in a shared mapping */
-void coll_futex_wait(uint64_t *w, uint32_t val, long ns) OFS_HIDDEN;
+/* Futexes on the low 32 bits of a 64-bit word in a shared mapping.  A sleeper wakes
+ * after COLL_NAP_MAX_NS at the latest, to look again and drive progress. */
+#define COLL_NAP_MAX_NS 1000000L
+void coll_futex_wait(uint64_t *w, uint32_t val) OFS_HIDDEN;
 void coll_futex_wake(uint64_t *w) OFS_HIDDEN;
-/* One step of waiting for *w (in shared memory) to change from seen: spin, yield, then
- * mark it COLL_SLEEPING and sleep on it (at most 1 ms); whoever changes a word so marked
- * calls coll_futex_wake. */
-void coll_nap(uint64_t *w, uint64_t seen, unsigned *iter) OFS_HIDDEN;
+/* The nap of COMM_WAIT_UNTIL_NAP for *w (in shared memory) to change from seen: mark it
+ * COLL_SLEEPING and sleep on it; whoever changes a word so marked calls coll_futex_wake. */
+void coll_nap(uint64_t *w, uint64_t seen) OFS_HIDDEN;
 
 /* Same-node broadcast through the root's ring of slots (coll_bring.c): no barrier,
  * nobody writes another PE's dest.  coll_bring_fits: the group and length qualify. */

@@ -35,12 +35,9 @@ static inline uint32_t *lock_node(long *lock)
 
 static uint32_t node_wait(long *lock, uint32_t mask)
 {
-    unsigned iter = 0;
     uint32_t v;
 
-    while (!((v = __atomic_load_n(lock_node(lock), __ATOMIC_ACQUIRE)) & mask))
-        comm_wait_backoff(&iter);
-    comm_wait_end();
+    COMM_WAIT_UNTIL((v = __atomic_load_n(lock_node(lock), __ATOMIC_ACQUIRE)) & mask);
     return v;
 }
 

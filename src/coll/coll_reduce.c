@@ -20,8 +20,10 @@
 
 #include <stdlib.h>
 
-#define COLL_RAB_MIN 8192 /* auto: Rabenseifner from this many bytes (p >= 4) */
-#define COLL_SHM_MIN 2048 /* auto: direct shared-memory reduction from this many bytes */
+#define COLL_RAB_MIN 8192   /* auto: Rabenseifner from this many bytes (p >= 4) */
+#define COLL_SHM_MIN 2048   /* auto: direct shared-memory reduction from this many bytes */
+#define COLL_SHM_BLOCK 4096 /* shm reduction: bytes folded at a time (on the stack) */
+#define COLL_RAB_MIN_PES 4  /* auto: Rabenseifner from this many members */
 
 static inline char *rslot(struct coll_grp *g, unsigned parity, int k)
 {
@@ -111,7 +113,8 @@ static void reduce_tree(struct coll_grp *g, char *dest, const char *src, size_t 
 void coll_grp_reduce_linear(struct coll_grp *g, void *dest, const void *src, size_t nelems,
                             enum coll_op op, enum coll_type type)
 {
-    size_t es = coll_type_size(type), bytes = nelems * es, tlen = bytes < 65536 ? bytes : 65536;
+    size_t es = coll_type_size(type), bytes = nelems * es;
+    size_t tlen = bytes < COLL_GET_CHUNK ? bytes : COLL_GET_CHUNK;
     char *acc, *tmp;
 
     if (nelems == 0)
@@ -153,8 +156,8 @@ void coll_grp_reduce_shm(struct coll_grp *g, void *dest_, const void *src_, size
     const char *src = src_;
     size_t es = coll_type_size(type), per = (nelems + (size_t)g->size - 1) / (size_t)g->size;
     size_t lo = (size_t)g->me * per, hi = lo + per > nelems ? nelems : lo + per;
-    const size_t blk = 4096 / es ? 4096 / es : 1;
-    char acc[4096 > 32 ? 4096 : 32] __attribute__((aligned(64)));
+    const size_t blk = COLL_SHM_BLOCK / es ? COLL_SHM_BLOCK / es : 1;
+    char acc[COLL_SHM_BLOCK] __attribute__((aligned(64)));
 
     coll_grp_barrier(g); /* every source is ready */
     for (size_t b = lo; b < hi; b += blk) {
@@ -194,8 +197,9 @@ int coll_reduce(struct coll_team *team, void *dest, const void *src, size_t nred
         if (g->all_local && bytes >= COLL_SHM_MIN)
             alg = COLL_ALG_SHM;
         else
-            alg = bytes >= COLL_RAB_MIN && g->size >= 4 ? COLL_ALG_RABENSEIFNER
-                                                        : COLL_ALG_RECURSIVE_DOUBLING;
+            alg = bytes >= COLL_RAB_MIN && g->size >= COLL_RAB_MIN_PES
+                      ? COLL_ALG_RABENSEIFNER
+                      : COLL_ALG_RECURSIVE_DOUBLING;
     }
     if (alg == COLL_ALG_RABENSEIFNER) /* its allgather writes the partners' dest */
         coll_grp_settle(g);

@@ -17,7 +17,7 @@ int coll_scan(struct coll_team *team, void *dest, const void *src, size_t nelems
 {
     struct coll_grp *g = coll_team_grp(team);
     size_t es = coll_type_size(type), bytes = nelems * es;
-    size_t tlen = bytes < 65536 ? bytes : 65536;
+    size_t tlen = bytes < COLL_GET_CHUNK ? bytes : COLL_GET_CHUNK;
     int last = exclusive ? g->me - 1 : g->me;
     char *acc, *tmp;
 

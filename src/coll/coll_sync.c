@@ -26,12 +26,12 @@ static uint32_t *low_word(uint64_t *w)
 #endif
 }
 
-/* sleep while *w still holds val (at most ns); shared futex: w is in a shared mapping */
-void coll_futex_wait(uint64_t *w, uint32_t val, long ns)
+/* sleep while *w still holds val (at most COLL_NAP_MAX_NS); shared futex: w is in a
+ * shared mapping */
+void coll_futex_wait(uint64_t *w, uint32_t val)
 {
-    struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
+    struct timespec ts = { 0, COLL_NAP_MAX_NS };
 
-    comm_wait_pause(); /* not polling while asleep: the progress thread takes over */
     syscall(SYS_futex, low_word(w), FUTEX_WAIT, val, &ts, NULL, 0);
 }
 
@@ -40,50 +40,40 @@ void coll_futex_wake(uint64_t *w)
     syscall(SYS_futex, low_word(w), FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-void coll_nap(uint64_t *w, uint64_t seen, unsigned *iter)
+void coll_nap(uint64_t *w, uint64_t seen)
 {
-    if (*iter < coll_cfg.futex_after) {
-        comm_wait_backoff(iter);
-        return;
-    }
     if ((seen & COLL_SLEEPING) || __atomic_compare_exchange_n(w, &seen, seen | COLL_SLEEPING, 0,
                                                               __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-        coll_futex_wait(w, (uint32_t)(seen | COLL_SLEEPING), 1000000);
-    comm_progress();
+        coll_futex_wait(w, (uint32_t)(seen | COLL_SLEEPING));
 }
 
 /* Mailbox words (the active-set shm barrier): 0 is empty, COLL_SLEEPING says its owner
  * sleeps on it, anything else is a message.  post: wait until *w is empty, store v,
  * wake the owner if it sleeps.  take: wait until my own *w holds a message and return
  * it; the caller empties it. */
+static int mbox_try_post(uint64_t *w, uint64_t v)
+{
+    uint64_t cur = 0;
+
+    while (!__atomic_compare_exchange_n(w, &cur, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+        if (cur != 0 && cur != COLL_SLEEPING)
+            return 0; /* the owner has not taken the last message yet */
+    if (cur == COLL_SLEEPING)
+        coll_futex_wake(w);
+    return 1;
+}
+
 static void mbox_post(uint64_t *w, uint64_t v)
 {
-    unsigned iter = 0;
-
-    for (;;) {
-        uint64_t cur = 0;
-        if (__atomic_compare_exchange_n(w, &cur, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-            break;
-        if (cur == COLL_SLEEPING) {
-            if (__atomic_compare_exchange_n(w, &cur, v, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-                coll_futex_wake(w);
-                break;
-            }
-            continue;
-        }
-        comm_wait_backoff(&iter); /* the owner has not taken the last message yet */
-    }
-    comm_wait_end();
+    COMM_WAIT_UNTIL(mbox_try_post(w, v));
 }
 
 static uint64_t mbox_take(uint64_t *w)
 {
-    unsigned iter = 0;
     uint64_t v;
 
-    while ((v = __atomic_load_n(w, __ATOMIC_ACQUIRE)) == 0 || v == COLL_SLEEPING)
-        coll_nap(w, v, &iter);
-    comm_wait_end();
+    COMM_WAIT_UNTIL_NAP((v = __atomic_load_n(w, __ATOMIC_ACQUIRE)) != 0 && v != COLL_SLEEPING,
+                        coll_nap(w, v));
     return v;
 }
 
@@ -96,14 +86,11 @@ void coll_wait(struct coll_grp *g, int idx, uint64_t count)
 {
     uint64_t *f = &g->flags[idx];
     uint64_t target;
-    unsigned iter = 0;
 
     if (count == 0)
         return;
     target = g->seen ? (g->seen[idx] += count) : count;
-    while (__atomic_load_n(f, __ATOMIC_ACQUIRE) < target)
-        comm_wait_backoff(&iter);
-    comm_wait_end();
+    COMM_WAIT_UNTIL(__atomic_load_n(f, __ATOMIC_ACQUIRE) >= target);
     if (!g->seen) {
         /* pSync: take our count back out so it returns to SHMEM_SYNC_VALUE */
         uint64_t minus = (uint64_t)0 - count, old;
@@ -168,6 +155,15 @@ static void barrier_tree(struct coll_grp *g, int up, int down)
         coll_signal(g, down, first + c);
 }
 
+/* sleep on the shm barrier's release word until generation gen is released */
+static void release_nap(uint64_t *release, uint64_t *sleepers, uint64_t gen)
+{
+    __atomic_add_fetch(sleepers, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(release, __ATOMIC_SEQ_CST) < gen)
+        coll_futex_wait(release, (uint32_t)(gen - 1));
+    __atomic_sub_fetch(sleepers, 1, __ATOMIC_RELAXED);
+}
+
 /* Every member on this node with CPU atomics (teams only: the counters grow forever).
  * Each member adds 1 to the arrival counter on member 0; the one that completes the
  * generation stores it in the release word there, which every other member watches:
@@ -181,7 +177,6 @@ static void barrier_shm(struct coll_grp *g)
     uint64_t *release = comm_ptr(&g->flags[COLL_F_SHM_RELEASE], root);
     uint64_t *sleepers = release + 1;
     uint64_t gen = ++g->seen[COLL_F_SHM_RELEASE];
-    unsigned iter = 0;
 
     if (__atomic_add_fetch(arrive, 1, __ATOMIC_ACQ_REL) == gen * (uint64_t)g->size) {
         __atomic_store_n(release, gen, __ATOMIC_SEQ_CST);
@@ -189,18 +184,8 @@ static void barrier_shm(struct coll_grp *g)
             coll_futex_wake(release);
         return;
     }
-    while (__atomic_load_n(release, __ATOMIC_ACQUIRE) < gen) {
-        if (iter < coll_cfg.futex_after) {
-            comm_wait_backoff(&iter);
-            continue;
-        }
-        __atomic_add_fetch(sleepers, 1, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(release, __ATOMIC_SEQ_CST) < gen)
-            coll_futex_wait(release, (uint32_t)(gen - 1), 1000000);
-        __atomic_sub_fetch(sleepers, 1, __ATOMIC_RELAXED);
-        comm_progress();
-    }
-    comm_wait_end();
+    COMM_WAIT_UNTIL_NAP(__atomic_load_n(release, __ATOMIC_ACQUIRE) >= gen,
+                        release_nap(release, sleepers, gen));
 }
 
 /* The same for an active set, whose pSync must read 0 again on return: the arrival

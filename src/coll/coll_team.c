@@ -28,6 +28,18 @@ uint64_t *coll_aset_pub;
 
 #define COLL_FLAGS_BYTES 2048 /* COLL_NFLAGS counters, padded */
 #define COLL_POOL_BUDGET (4UL << 20)
+#define COLL_CHUNK_MIN 1024 /* bytes per reduction slot, whatever the budget */
+#define COLL_CHUNK_MAX 16384
+/* team handles beyond the pool slots: a destroyed team's handle stays recognisably
+ * dead through many later splits */
+#define COLL_TEAM_HANDLES_SPARE 1024
+/* pool slots of the predefined teams; splits take the others */
+#define COLL_SLOT_WORLD 0
+#define COLL_SLOT_SHARED 1
+#define COLL_SLOT_FIRST_SPLIT 2
+/* in the split agreement, the bit of slot COLL_SLOT_WORLD (never free) carries "my
+ * SHMEM_TEAM_NUM_CONTEXTS contexts are open" */
+#define COLL_SPLIT_CTX_OK ((uint64_t)1 << COLL_SLOT_WORLD)
 
 static struct {
     char *base; /* symmetric pool */
@@ -172,15 +184,6 @@ static void list_shape(const int *pes, int n, int *start_p, int *stride_p)
     *stride_p = stride;
 }
 
-/* Steps of comm_wait_backoff before a shm barrier waiter sleeps on a futex: with a
- * CPU per same-node PE, when the backoff would start sleeping (its spins and yields);
- * oversubscribed, after a few yields, so that the CPU goes to the members that still
- * have to arrive and the releaser wakes every sleeper with one call. */
-static unsigned coll_futex_after(void)
-{
-    return ofs_g.oversubscribed ? 2 + 16 : 64 + 256;
-}
-
 ofs_status_t coll_init(void)
 {
     int n = ofs_g.n_pes;
@@ -190,10 +193,7 @@ ofs_status_t coll_init(void)
     st = coll_parse_algs();
     if (st != OFS_OK)
         return st;
-    coll_cfg.fast_signal = comm_g.amo_cpu && ofs_g.params.COLL_SHM;
-    coll_cfg.futex_after = coll_futex_after();
-    if (ofs_g.thread_level == 3 /* SHMEM_THREAD_MULTIPLE */)
-        COMM_CTX_DEFAULT->serialized = 1;
+    coll_cfg.fast_signal = comm_amo_by_cpu() && ofs_g.params.COLL_SHM;
 
     if (n > (1 << COLL_MAX_TEAM_LOG)) {
         ofs_log_error("shmem_init: %d PEs: the collectives support at most %d", n,
@@ -216,10 +216,10 @@ ofs_status_t coll_init(void)
     need = need > COLL_FLAGS_BYTES + pool.sizes_len ? need - COLL_FLAGS_BYTES - pool.sizes_len : 0;
     pool.chunk = need / (2 * (size_t)(pool.rounds + 1));
     pool.chunk &= ~(size_t)63;
-    if (pool.chunk < 1024)
-        pool.chunk = 1024;
-    if (pool.chunk > 16384)
-        pool.chunk = 16384;
+    if (pool.chunk < COLL_CHUNK_MIN)
+        pool.chunk = COLL_CHUNK_MIN;
+    if (pool.chunk > COLL_CHUNK_MAX)
+        pool.chunk = COLL_CHUNK_MAX;
     pool.slot_len = COLL_FLAGS_BYTES + pool.sizes_len + 2 * (size_t)(pool.rounds + 1) * pool.chunk;
     pool.nwords = (pool.nslots + 63) / 64;
     pool.used = calloc((size_t)pool.nwords, sizeof(uint64_t));
@@ -235,16 +235,17 @@ ofs_status_t coll_init(void)
         return OFS_ERR_NOMEM;
     }
     memset(pool.base, 0, pool.slot_len * (size_t)pool.nslots);
-    /* a team of mine holds a pool slot: more handles than slots, for a destroyed
-     * team's handle to stay recognisably dead through many later splits */
-    st = ofs_htab_init(&coll_teams, COLL_TEAM_SLOT, (uint32_t)pool.nslots + 1024);
+    /* a team of mine holds a pool slot: more handles than slots */
+    st =
+        ofs_htab_init(&coll_teams, COLL_TEAM_SLOT, (uint32_t)pool.nslots + COLL_TEAM_HANDLES_SPARE);
     if (st != OFS_OK)
         return st;
     st = coll_bring_init();
     if (st != OFS_OK)
         return st;
 
-    st = team_setup(&shmem_internal_team_world, 0, NULL, 0, 1, n, ofs_g.my_pe, 0, 0, NULL);
+    st = team_setup(&shmem_internal_team_world, COLL_SLOT_WORLD, NULL, 0, 1, n, ofs_g.my_pe, 0, 0,
+                    NULL);
     if (st != OFS_OK)
         return st;
     {
@@ -254,8 +255,8 @@ ofs_status_t coll_init(void)
             return OFS_ERR_NOMEM;
         memcpy(m, ofs_g.local_pes, (size_t)ofs_g.local_size * sizeof(int));
         list_shape(m, ofs_g.local_size, &start, &stride);
-        st = team_setup(&shmem_internal_team_shared, 1, m, start, stride, ofs_g.local_size,
-                        ofs_g.local_rank, 0, 0, &shmem_internal_team_world);
+        st = team_setup(&shmem_internal_team_shared, COLL_SLOT_SHARED, m, start, stride,
+                        ofs_g.local_size, ofs_g.local_rank, 0, 0, &shmem_internal_team_world);
         if (st != OFS_OK)
             return st;
         if (stride != 0)
@@ -293,7 +294,7 @@ void coll_fini(void)
         if (!t || !t->priv)
             continue;
         t->magic = 0;
-        free(((struct coll_tpriv *)t->priv)->ctx_pool);
+        comm_ctx_pool_close(((struct coll_tpriv *)t->priv)->ctx_pool);
         team_free(t, 0);
     }
     ofs_htab_fini(&coll_teams);
@@ -311,96 +312,12 @@ void coll_fini(void)
     pool.used = NULL;
 }
 
-/*
- * Contexts of a team (SHMEM_TEAM_NUM_CONTEXTS = N).  A team's N contexts are opened
- * when the team is created (the split fails on every PE when some member cannot open
- * them) and kept in the team's pool.  shmem_team_create_ctx takes from the pool first
- * and opens a new context only when it is empty; shmem_ctx_destroy gives a context
- * back while the pool holds fewer than N.  So pool + contexts in use >= N at all
- * times: while fewer than N of the team's contexts exist, creating one never needs
- * new transport resources.  Pooled contexts are opened shareable (options 0) and
- * given the caller's options when handed out: at the transport, a pooled context
- * handed out as SHMEM_CTX_PRIVATE still takes its (uncontended) lock under
- * SHMEM_THREAD_MULTIPLE, which is correct, only not lock-free.
- */
-static pthread_mutex_t ctx_pool_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void ctx_pool_close(struct comm_ctx **ctxs, int n)
-{
-    for (int i = 0; ctxs && i < n; i++)
-        comm_ctx_destroy(ctxs[i]);
-    free(ctxs);
-}
-
-/* open n contexts (no team yet); 0 on success, else nothing is left open */
-static int ctx_pool_open(int n, struct comm_ctx ***ctxs_p)
-{
-    struct comm_ctx **v;
-    ofs_status_t st;
-
-    *ctxs_p = NULL;
-    if (n <= 0)
-        return 0;
-    v = calloc((size_t)n, sizeof(*v));
-    if (!v)
-        return -1;
-    for (int i = 0; i < n; i++) {
-        st = comm_ctx_create(0, NULL, &v[i]);
-        if (st != OFS_OK) {
-            ofs_log_debug("SHMEM_TEAM_NUM_CONTEXTS = %d: context %d could not be opened: %s", n, i,
-                          ofs_status_string(st));
-            ctx_pool_close(v, i);
-            return -1;
-        }
-        v[i]->magic = COMM_CTX_POOLED;
-    }
-    *ctxs_p = v;
-    return 0;
-}
-
 /* spec 1.5: not collective; fails only when a context cannot be opened */
 ofs_status_t coll_team_ctx_create(struct coll_team *team, long options, struct comm_ctx **ctx_p)
 {
     struct coll_tpriv *p = team->priv;
-    struct comm_ctx *c = NULL;
 
-    *ctx_p = NULL;
-    pthread_mutex_lock(&ctx_pool_lock);
-    if (p->ctx_pool_n > 0)
-        c = p->ctx_pool[--p->ctx_pool_n];
-    pthread_mutex_unlock(&ctx_pool_lock);
-    if (c) {
-        c->options = options;
-        c->magic = COMM_CTX_LIVE;
-    } else {
-        ofs_status_t st = comm_ctx_create(options, team, &c);
-        if (st != OFS_OK)
-            return st;
-    }
-    *ctx_p = c;
-    return OFS_OK;
-}
-
-void coll_team_ctx_destroy(struct comm_ctx *ctx)
-{
-    struct coll_team *t = ctx->team;
-    struct coll_tpriv *p = t ? t->priv : NULL;
-
-    if (p && t->num_contexts > 0) {
-        comm_quiet(ctx);
-        pthread_mutex_lock(&ctx_pool_lock);
-        if (p->ctx_pool_n < t->num_contexts) {
-            ctx->magic = COMM_CTX_POOLED; /* the program's handle is dead */
-            ctx->options = 0;
-            ctx->serialized = 0;
-            p->ctx_pool[p->ctx_pool_n++] = ctx;
-            ctx = NULL;
-        }
-        pthread_mutex_unlock(&ctx_pool_lock);
-        if (!ctx)
-            return;
-    }
-    comm_ctx_destroy(ctx);
+    return comm_ctx_team_create(team, p->ctx_pool, options, ctx_p);
 }
 
 /*
@@ -416,25 +333,24 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
     int id = -1, me = -1, *members = NULL, start, stride;
     struct coll_team *t;
 
-    struct comm_ctx **ctxs = NULL;
+    struct comm_ctx_pool *ctx_pool = NULL;
     int reserved = 1;
 
     for (int i = 0; i < n; i++)
         if (pidx[i] == parent->my_pe)
             me = i;
     if (me >= 0)
-        reserved = ctx_pool_open(nctx, &ctxs) == 0;
+        reserved = comm_ctx_pool_open(nctx, &ctx_pool) == OFS_OK;
     pthread_mutex_lock(&pool.lock);
     for (int w = 0; w < pool.nwords; w++)
         in[w] = me >= 0 ? ~pool.used[w] : ~(uint64_t)0;
     pthread_mutex_unlock(&pool.lock);
-    /* bit 0 (slot 0, SHMEM_TEAM_WORLD, never free) carries "my contexts are reserved" */
-    in[0] = (in[0] & ~(uint64_t)1) | (uint64_t)reserved;
+    in[0] = (in[0] & ~COLL_SPLIT_CTX_OK) | (reserved ? COLL_SPLIT_CTX_OK : 0);
     coll_reduce(parent, out, in, (size_t)pool.nwords, COLL_OP_AND, COLL_T_UINT64);
-    for (int s = 2; s < pool.nslots && id < 0; s++)
+    for (int s = COLL_SLOT_FIRST_SPLIT; s < pool.nslots && id < 0; s++)
         if (out[s / 64] >> (s % 64) & 1)
             id = s;
-    if (id < 0 || !(out[0] & 1)) {
+    if (id < 0 || !(out[0] & COLL_SPLIT_CTX_OK)) {
         if (parent->my_pe == 0 && id < 0)
             ofs_log_error("shmem_team_split: no team slot left: all SHMEM_TEAMS_MAX = %d slots "
                           "(SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included) are in use on some "
@@ -444,7 +360,7 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
             ofs_log_error("shmem_team_split: SHMEM_TEAM_NUM_CONTEXTS = %d contexts could not "
                           "be opened on some PE of the new team (transport resources)",
                           nctx);
-        ctx_pool_close(ctxs, me >= 0 ? nctx : 0);
+        comm_ctx_pool_close(ctx_pool);
         *err_p = 1;
         return NULL;
     }
@@ -463,10 +379,8 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
     if (team_setup(t, id, members, start, stride, n, me, mask, nctx, parent) != OFS_OK)
         ofs_fatal(1, "shmem_team_split: out of host memory");
     pthread_mutex_unlock(&pool.lock);
-    for (int i = 0; i < nctx; i++)
-        ctxs[i]->team = t;
-    ((struct coll_tpriv *)t->priv)->ctx_pool = ctxs;
-    ((struct coll_tpriv *)t->priv)->ctx_pool_n = nctx;
+    comm_ctx_pool_bind(ctx_pool, t);
+    ((struct coll_tpriv *)t->priv)->ctx_pool = ctx_pool;
     if (stride > 0)
         coll_team_grp(t)->members = NULL;
     t->magic = COLL_TEAM_LIVE;
@@ -530,31 +444,13 @@ int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xct
 
 void coll_team_destroy(struct coll_team *team)
 {
-    struct comm_ctx *c;
-
     struct coll_tpriv *p = team->priv;
 
     if (team == &shmem_internal_team_world || team == &shmem_internal_team_shared)
         return;
     team->magic = 0; /* the handle is dead from here on */
-    /* its pooled contexts are closed by the loop below (they are on the context list) */
-    pthread_mutex_lock(&ctx_pool_lock);
-    free(p->ctx_pool);
+    comm_ctx_team_close(team, p->ctx_pool);
     p->ctx_pool = NULL;
-    p->ctx_pool_n = 0;
-    pthread_mutex_unlock(&ctx_pool_lock);
-    /* spec: destroying a team destroys its shareable contexts; a SHMEM_CTX_PRIVATE
-     * one left by the program (its error) is destroyed too rather than left pointing
-     * at a freed team */
-    for (;;) {
-        pthread_mutex_lock(&comm_g.ctx_list_lock);
-        for (c = comm_g.ctx_list; c && c->team != team; c = c->next)
-            ;
-        pthread_mutex_unlock(&comm_g.ctx_list_lock);
-        if (!c)
-            break;
-        comm_ctx_destroy(c);
-    }
     /* nobody signals or reads our counters of this team after this barrier */
     coll_grp_barrier_p2p(coll_team_grp(team));
     pthread_mutex_lock(&pool.lock);

@@ -76,7 +76,6 @@ static ofs_status_t comm_ctx_init(struct comm_ctx *ctx, long options, struct col
     memset(ctx, 0, sizeof(*ctx));
     ctx->options = options;
     ctx->team = team;
-    pthread_mutex_init(&ctx->lock, NULL);
     for (int t = 0; t < COMM_NTP; t++) {
         if (!comm_g.tp_active[t])
             continue;
@@ -108,7 +107,6 @@ static void comm_ctx_fini(struct comm_ctx *ctx)
     for (int t = 0; t < COMM_NTP; t++)
         if (comm_g.tp_active[t])
             comm_tps[t]->ctx_destroy(ctx);
-    pthread_mutex_destroy(&ctx->lock);
 }
 
 ofs_status_t comm_init(void)

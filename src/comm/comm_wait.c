@@ -1,16 +1,9 @@
 /*
- * Waiting without burning (DESIGN rule 3): spin briefly, then yield, then sleep in
- * growing steps, driving transport progress on the way; and the point-to-point
- * comparison used by wait_until/test.
- *
- * Spinning only pays when every PE of the node has a CPU of its own: oversubscribed
- * (more same-node PEs than CPUs we may run on), a spinning waiter holds the CPU the
- * PE it waits for needs, so it yields almost at once.  Sleeping early costs dearly:
- * nanosleep(1 us) sleeps about 55 us here (timer slack), so a long yield phase comes
- * first.  Measured on 2 cores (test/performance/perf_barrier, medians of 11 runs
- * alternating with the previous fixed 64 spins): 4 PEs 11.0 -> 6.1 us, 3 PEs 10.7 ->
- * 5.9 us, 2 PEs unchanged (0.10 us; with 2 spins there it would be 0.4 us).  Going to
- * sleep after 0-16 yields instead of 256 made 4 PEs 17-125 us.
+ * Waiting without burning (DESIGN rule 3): the steps of COMM_WAIT_UNTIL (spin briefly,
+ * then yield, then sleep in growing steps, driving transport progress on the way, on the
+ * schedule of ofs_backoff.h) with the OFI progress thread's standby rule, and the
+ * point-to-point comparison used by wait_until/test.  Why the schedule is what it is,
+ * with the measurements: docs/waiting.md.
  */
 #define _GNU_SOURCE
 #include "comm.h"
@@ -40,11 +33,6 @@ void comm_wait_end(void)
     comm_wait_stop(TP_ATTEND_END);
 }
 
-void comm_wait_pause(void)
-{
-    comm_wait_stop(TP_ATTEND_PAUSE);
-}
-
 void comm_wait_backoff(unsigned *iter)
 {
     unsigned i = (*iter)++;
@@ -69,11 +57,22 @@ void comm_wait_backoff(unsigned *iter)
         *iter = 0; /* woken by traffic for this PE: spin again while it lasts */
 }
 
+int comm_wait_nap_due(unsigned *iter)
+{
+    if (*iter < ofs_backoff_nap_after()) {
+        comm_wait_backoff(iter);
+        return 0;
+    }
+    /* about to sleep without polling: the progress thread takes over at once,
+     * conversation or not */
+    comm_wait_stop(TP_ATTEND_PAUSE);
+    return 1;
+}
+
 /* A test routine's look that found nothing: drive progress once, and count the look as
  * a wait for other PEs that ended at once, so that a loop of tests (shmem_test in a
  * ping-pong) is a conversation for the OFI progress thread as a loop of waits is (see
- * ofi_attend): with a thread woken by every message instead, 8-byte put ping-pongs
- * polled with shmem_test over tcp;ofi_rxm took 2x as long. */
+ * ofi_attend; docs/waiting.md). */
 void comm_test_poll(void)
 {
     comm_progress();
@@ -83,15 +82,14 @@ void comm_test_poll(void)
     }
 }
 
-/* SHMEM_CMP_EQ..GE are 1..6 in shmem.h */
-#define CMP_APPLY(a, b, cmp)   \
-    ((cmp) == 1   ? (a) == (b) \
-     : (cmp) == 2 ? (a) != (b) \
-     : (cmp) == 3 ? (a) > (b)  \
-     : (cmp) == 4 ? (a) <= (b) \
-     : (cmp) == 5 ? (a) < (b)  \
-     : (cmp) == 6 ? (a) >= (b) \
-                  : 0)
+#define CMP_APPLY(a, b, cmp)             \
+    ((cmp) == COMM_CMP_EQ   ? (a) == (b) \
+     : (cmp) == COMM_CMP_NE ? (a) != (b) \
+     : (cmp) == COMM_CMP_GT ? (a) > (b)  \
+     : (cmp) == COMM_CMP_LE ? (a) <= (b) \
+     : (cmp) == COMM_CMP_LT ? (a) < (b)  \
+     : (cmp) == COMM_CMP_GE ? (a) >= (b) \
+                            : 0)
 
 int comm_test_cmp(const void *ivar, int cmp, const void *value, size_t size, int is_signed,
                   int is_float)
