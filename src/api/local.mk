@@ -2,8 +2,8 @@
 # from the type table (mpp/shmem_types.m4) and the families (mpp/shmem_api.m4).
 libsma_core_la_SOURCES += src/api/setup.c src/api/mem.c src/api/sync.c src/api/v16.c \
 	src/api/team.c src/api/ctx.c src/api/lock.c src/api/coll_untyped.c \
-	src/api/init.c
-noinst_HEADERS += src/api/api.h
+	src/api/init.c src/api/init_agree.c src/api/init_exit.c
+noinst_HEADERS += src/api/api.h src/api/init.h
 API_GEN = src/api/gen_rma.c src/api/gen_signal.c src/api/gen_amo.c src/api/gen_sync.c \
 	src/api/gen_coll.c
 nodist_libsma_core_la_SOURCES = $(API_GEN)
