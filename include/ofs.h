@@ -138,19 +138,17 @@ void ofs_sig_chain_remove(struct ofs_sig_chain *c) OFS_HIDDEN;
 /* From the handler: re-raise sig for the previous action (async-signal-safe). */
 void ofs_sig_chain_pass(const struct ofs_sig_chain *c, int sig) OFS_HIDDEN;
 
+/* What ofs_fatal and ofs_bad_input call after printing: until ofs_init installs the
+ * runtime's abort (rt_abort, which takes the whole job down), _exit(code) of this
+ * process.  The start-up sequence lives above util (src/api/init.c), so it installs
+ * the hook rather than util calling up into the runtime.  Must not return. */
+typedef void (*ofs_abort_fn)(int code, const char *msg);
+void ofs_set_abort_handler(ofs_abort_fn fn) OFS_HIDDEN;
+
 /* Print the message and take the whole job down with exit status 'code'. */
 void ofs_fatal(int code, const char *fmt, ...) OFS_PRINTF(2, 3) OFS_NORETURN OFS_HIDDEN;
 /* Bad input to a public routine: "ofishmem[PE n]: ROUTINE: message", then abort the job. */
 void ofs_bad_input(const char *routine, const char *fmt, ...) OFS_PRINTF(2, 3)
     OFS_NORETURN OFS_HIDDEN;
-
-/* Initialisation order (src/util/init.c): env, runtime, heap, transports, comm,
- * collectives.  Finalize runs it backwards. */
-ofs_status_t ofs_init(int requested_thread_level) OFS_HIDDEN;
-/* Publish the settings every PE must share (rt_init, before its exchange); ofs_init
- * compares them after it.  node_pes: the job's PEs on this (real) node. */
-ofs_status_t ofs_agree_publish(int node_pes) OFS_HIDDEN;
-void ofs_finalize(void) OFS_HIDDEN;
-void ofs_global_exit(int status) OFS_NORETURN OFS_HIDDEN;
 
 #endif /* OFS_H */

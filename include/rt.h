@@ -9,8 +9,11 @@
 #include "ofs.h"
 
 /* Fills ofs_g.my_pe, n_pes, singleton, local_size, local_rank, local_pes, node_of
- * (honouring SHMEM_SIM_PES_PER_NODE).  Needs ofs_g.params parsed. */
-ofs_status_t rt_init(void) OFS_HIDDEN;
+ * (honouring SHMEM_SIM_PES_PER_NODE).  Needs ofs_g.params parsed.  publish(node_pes)
+ * (may be NULL) is called before the start-up exchange, so that the keys the caller
+ * puts travel with it (node_pes: the job's PEs on this real node); the runtime knows
+ * nothing of what they are (the settings check of src/api/init_agree.c). */
+ofs_status_t rt_init(ofs_status_t (*publish)(int node_pes)) OFS_HIDDEN;
 void rt_finalize(void) OFS_HIDDEN;
 
 /* Publish a value under key for this PE; visible to others after rt_exchange(). */
@@ -22,7 +25,7 @@ ofs_status_t rt_kv_get(int pe, const char *key, void *val, size_t len) OFS_HIDDE
 /* A fence without data: collective over all PEs. */
 ofs_status_t rt_barrier(void) OFS_HIDDEN;
 /* The same, calling poll(arg) over and over while it waits (so that the transports
- * keep moving what is in flight; see ofs_finalize). */
+ * keep moving what is in flight; see ofs_finalize in src/api/init.c). */
 ofs_status_t rt_barrier_poll(void (*poll)(void *), void *arg) OFS_HIDDEN;
 /* Take the whole job down with exit status code. */
 void rt_abort(int code, const char *msg) OFS_NORETURN OFS_HIDDEN;

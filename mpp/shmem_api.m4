@@ -374,11 +374,42 @@ m4_define(`MF_TOALL_BIT', `MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `and', `AND')
 m4_define(`MF_TOALL_MINMAX', `MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `max', `MAX')MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `min', `MIN')')
 m4_define(`MF_TOALL_ARITH', `MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `sum', `SUM')MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `prod', `PROD')')
 
+# deprecated active-set forms: no team, the set as PE_start/logPE_stride/PE_size with a
+# pSync work array; $1 suffix (32, 64), $2 element bytes
+m4_define(`MF_COLL_ASET', `m4_dnl
+MD_DEF(`void', `broadcast$1', `', 0, `', `void',
+`void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync',
+`dest, source, nelems, PE_root, PE_start, logPE_stride, PE_size, pSync',
+`api_chk_bcast_aset("MD_NAME", dest, source, nelems, $2, PE_root, PE_start, logPE_stride, PE_size, pSync);
+    coll_broadcast_aset(dest, source, nelems, $2, PE_root, PE_start, logPE_stride, PE_size, pSync);')m4_dnl
+MD_DEF(`void', `collect$1', `', 0, `', `void',
+`void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync',
+`dest, source, nelems, PE_start, logPE_stride, PE_size, pSync',
+`api_chk_collect_aset("MD_NAME", dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);
+    coll_collect_aset("MD_NAME", dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);')m4_dnl
+MD_DEF(`void', `fcollect$1', `', 0, `', `void',
+`void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync',
+`dest, source, nelems, PE_start, logPE_stride, PE_size, pSync',
+`api_chk_fcollect_aset("MD_NAME", dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);
+    coll_fcollect_aset(dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);')m4_dnl
+MD_DEF(`void', `alltoall$1', `', 0, `', `void',
+`void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync',
+`dest, source, nelems, PE_start, logPE_stride, PE_size, pSync',
+`api_chk_alltoall_aset("MD_NAME", dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);
+    coll_alltoall_aset(dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);')m4_dnl
+MD_DEF(`void', `alltoalls$1', `', 0, `', `void',
+`void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync',
+`dest, source, dst, sst, nelems, PE_start, logPE_stride, PE_size, pSync',
+`api_chk_alltoalls_aset("MD_NAME", dest, source, dst, sst, nelems, $2, PE_start, logPE_stride, PE_size, pSync);
+    coll_alltoalls_aset(dest, source, dst, sst, nelems, $2, PE_start, logPE_stride, PE_size, pSync);')m4_dnl
+')
+
 m4_define(`MF_COLL', `m4_dnl
 MT_RMA(`MF_COLL_T')m4_dnl
 MT_RED_BIT(`MF_RED_BIT')MT_RED_MINMAX(`MF_RED_MINMAX')MT_RED_ARITH(`MF_RED_ARITH')m4_dnl
 MT_RED_ARITH(`MF_SCAN')m4_dnl
 MT_TOALL_BIT(`MF_TOALL_BIT')MT_TOALL_MINMAX(`MF_TOALL_MINMAX')MT_TOALL_ARITH(`MF_TOALL_ARITH')m4_dnl
+MT_ASET(`MF_COLL_ASET')m4_dnl
 ')
 
 m4_define(`MF_ALL', `MF_RMA`'MF_SIGNAL`'MF_AMO`'MF_SYNC`'MF_COLL')

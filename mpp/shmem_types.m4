@@ -44,6 +44,8 @@ $1(ptrdiff, ptrdiff_t, 1, PTRDIFF, )m4_dnl
 m4_define(`MT_SIZED', `m4_dnl
 $1(8, 1)$1(16, 2)$1(32, 4)$1(64, 8)$1(128, 16)')
 m4_define(`MT_SIZED_MEM', `MT_SIZED(`$1')$1(mem, 1)')
+# Deprecated active-set collectives (shmem_broadcast32): $1(SUFFIX, element bytes)
+m4_define(`MT_ASET', `$1(32, 4)$1(64, 8)')
 
 # Standard AMO types (fetch_add, add, fetch_inc, inc, compare_swap)
 m4_define(`MT_AMO_STD', `m4_dnl

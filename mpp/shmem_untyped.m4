@@ -58,16 +58,6 @@ MD_DECL(`int', `collectmem', `shmem_team_t team, void *dest, const void *source,
 MD_DECL(`int', `fcollectmem', `shmem_team_t team, void *dest, const void *source, size_t nelems')m4_dnl
 MD_DECL(`int', `alltoallmem', `shmem_team_t team, void *dest, const void *source, size_t nelems')m4_dnl
 MD_DECL(`int', `alltoallsmem', `shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems')m4_dnl
-MD_DECL(`void', `broadcast32', `void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync')m4_dnl
-MD_DECL(`void', `broadcast64', `void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync')m4_dnl
-MD_DECL(`void', `collect32', `void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync')m4_dnl
-MD_DECL(`void', `collect64', `void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync')m4_dnl
-MD_DECL(`void', `fcollect32', `void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync')m4_dnl
-MD_DECL(`void', `fcollect64', `void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync')m4_dnl
-MD_DECL(`void', `alltoall32', `void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync')m4_dnl
-MD_DECL(`void', `alltoall64', `void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync')m4_dnl
-MD_DECL(`void', `alltoalls32', `void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync')m4_dnl
-MD_DECL(`void', `alltoalls64', `void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync')m4_dnl
 ')
 m4_define(`MU_SIGNAL', `m4_dnl
 MD_DECL(`uint64_t', `signal_fetch', `const uint64_t *sig_addr')m4_dnl

@@ -6,6 +6,8 @@
 set -e
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh
+# the layer rules of docs/architecture.md (an include back up fails before anything builds)
+sh scripts/check-layers.sh
 if [ "${1:-}" = --quick ]; then
     ./autogen.sh
     rm -rf _quick && mkdir _quick && cd _quick

@@ -9,3 +9,5 @@ uninstall-hook-oshcxx:
 install_exec_hooks += install-exec-hook-oshcxx
 uninstall_hooks += uninstall-hook-oshcxx
 EXTRA_DIST += examples/hello.c
+# the layer check (test unit/layers, scripts/check.sh) and the rules it checks
+EXTRA_DIST += scripts/check-layers.sh docs/architecture.md

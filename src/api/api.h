@@ -284,6 +284,24 @@ void api_chk_aset(const char *r, int PE_start, int logPE_stride, int PE_size, co
 void api_chk_to_all(const char *r, const void *dest, const void *src, int nreduce, size_t es,
                     int PE_start, int logPE_stride, int PE_size, const void *pWrk,
                     const long *pSync) OFS_HIDDEN;
+/* the deprecated active-set collectives (shmem_broadcast32, ...): the active set and
+ * its pSync (the routine's SHMEM_*_SYNC_SIZE), then the buffers as their team-based
+ * forms check them, counted over the PE_size members of the set */
+void api_chk_bcast_aset(const char *r, const void *dest, const void *src, size_t nelems, size_t es,
+                        int PE_root, int PE_start, int logPE_stride, int PE_size, const long *pSync)
+    OFS_HIDDEN;
+void api_chk_collect_aset(const char *r, const void *dest, const void *src, size_t nelems,
+                          size_t es, int PE_start, int logPE_stride, int PE_size, const long *pSync)
+    OFS_HIDDEN;
+void api_chk_fcollect_aset(const char *r, const void *dest, const void *src, size_t nelems,
+                           size_t es, int PE_start, int logPE_stride, int PE_size,
+                           const long *pSync) OFS_HIDDEN;
+void api_chk_alltoall_aset(const char *r, const void *dest, const void *src, size_t nelems,
+                           size_t es, int PE_start, int logPE_stride, int PE_size,
+                           const long *pSync) OFS_HIDDEN;
+void api_chk_alltoalls_aset(const char *r, const void *dest, const void *src, ptrdiff_t dst,
+                            ptrdiff_t sst, size_t nelems, size_t es, int PE_start, int logPE_stride,
+                            int PE_size, const long *pSync) OFS_HIDDEN;
 
 /* ---- point-to-point synchronization (sync.c) ---- */
 void api_wait_until(const char *r, void *ivar, int cmp, const void *value, size_t size, int kind)

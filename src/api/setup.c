@@ -2,6 +2,7 @@
 #include "ofs_api.h"
 #include "shmem.h"
 #include "pshmem.h"
+#include "init.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -99,8 +99,8 @@ static ofs_status_t rt_local_peers(int **pes_p, int *n_p)
 }
 
 /* node_of[] and local_pes from real locality (node id = lowest rank on the node),
- * then split by SHMEM_SIM_PES_PER_NODE when set. */
-static ofs_status_t rt_locality(int *real_local, int n_real)
+ * then split by SHMEM_SIM_PES_PER_NODE when set.  publish: see rt_init. */
+static ofs_status_t rt_locality(int *real_local, int n_real, ofs_status_t (*publish)(int))
 {
     int my_node = real_local[0];
     int sim = (int)ofs_g.params.SIM_PES_PER_NODE;
@@ -112,8 +112,8 @@ static ofs_status_t rt_locality(int *real_local, int n_real)
         return OFS_ERR_NOMEM;
     if (rt.pmix_up) {
         st = rt_kv_put("ofs.node", &my_node, sizeof(my_node));
-        if (st == OFS_OK)
-            st = ofs_agree_publish(n_real); /* settings that must agree, checked by ofs_init */
+        if (st == OFS_OK && publish)
+            st = publish(n_real);
         if (st == OFS_OK)
             st = rt_exchange();
         for (int pe = 0; st == OFS_OK && pe < ofs_g.n_pes; pe++)
@@ -202,7 +202,7 @@ static void rt_watch_server(void)
     (void)PMIx_Register_event_handler(&code, 1, NULL, 0, rt_lost_server, NULL, NULL);
 }
 
-ofs_status_t rt_init(void)
+ofs_status_t rt_init(ofs_status_t (*publish)(int node_pes))
 {
     pmix_status_t rc;
     int *local = NULL, n_local = 0;
@@ -255,7 +255,7 @@ ofs_status_t rt_init(void)
             return st;
         }
     }
-    st = rt_locality(local, n_local);
+    st = rt_locality(local, n_local, publish);
     free(local);
     return st;
 }

@@ -1,10 +1,32 @@
 /* Logging and fatal errors: one line each, prefixed with the PE. */
 #include "ofs.h"
-#include "rt.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Before shmem_init there is no job to take down: this process ends alone.  ofs_init
+ * installs the runtime's abort, which takes the whole job down (util calls no layer
+ * above it, so the top installs the hook). */
+static void log_abort_process(int code, const char *msg)
+{
+    (void)msg; /* already printed */
+    _exit(code);
+}
+
+static ofs_abort_fn log_abort = log_abort_process;
+
+void ofs_set_abort_handler(ofs_abort_fn fn)
+{
+    __atomic_store_n(&log_abort, fn ? fn : log_abort_process, __ATOMIC_RELEASE);
+}
+
+static OFS_NORETURN void log_abort_run(int code, const char *msg)
+{
+    __atomic_load_n(&log_abort, __ATOMIC_ACQUIRE)(code, msg);
+    _exit(code); /* a handler that returns */
+}
 
 static void log_vline(const char *level, const char *routine, const char *fmt, va_list ap)
 {
@@ -50,7 +72,7 @@ void ofs_fatal(int code, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    rt_abort(code, msg);
+    log_abort_run(code, msg);
 }
 
 void ofs_bad_input(const char *routine, const char *fmt, ...)
@@ -60,5 +82,5 @@ void ofs_bad_input(const char *routine, const char *fmt, ...)
     va_start(ap, fmt);
     log_vline("", routine, fmt, ap);
     va_end(ap);
-    rt_abort(1, routine);
+    log_abort_run(1, routine);
 }

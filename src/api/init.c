@@ -1,0 +1,149 @@
+/*
+ * Library start-up and shut-down, in one place and one order:
+ *   env -> runtime -> heap -> comm (transports) -> collectives
+ * Finalize runs it backwards.  A failed init leaves the first error in ofs_g so a
+ * second shmem_init can report it.  This is the top of the library (docs/architecture.md):
+ * it may call every layer, and no layer below calls it.
+ */
+#define _GNU_SOURCE
+#include "ofs.h"
+#include "rt.h"
+#include "heap.h"
+#include "comm.h"
+#include "coll.h"
+#include "init.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static void init_print_info(void)
+{
+    if (ofs_g.my_pe != 0)
+        return;
+    if (ofs_g.params.VERSION || ofs_g.params.INFO)
+        printf("ofishmem %s (OpenSHMEM 1.5)\n", PACKAGE_VERSION);
+    if (ofs_g.params.INFO) {
+        printf("ofishmem runtime parameters (name, type, value, help; values accepted):\n");
+        ofs_env_print(stdout, &ofs_g.params);
+    }
+    fflush(stdout);
+}
+
+static void init_oversubscribed(void)
+{
+    cpu_set_t set;
+    int ncpu = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+
+    /* a launcher that binds each PE to one core has given each its own CPU */
+    if (ncpu <= 1)
+        ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    ofs_g.oversubscribed = ofs_g.local_size > ncpu;
+}
+
+ofs_status_t ofs_init(int requested_thread_level)
+{
+    char err[512];
+    ofs_status_t st;
+
+    if (ofs_g.initialized)
+        return OFS_OK;
+    /* from now on a fatal error takes the whole job down, not only this process */
+    ofs_set_abort_handler(rt_abort);
+    if (ofs_g.init_error) {
+        ofs_log_error("shmem_init: an earlier shmem_init failed (%s); cannot initialise again",
+                      ofs_status_string(ofs_g.init_error));
+        return ofs_g.init_error;
+    }
+    st = ofs_env_parse(&ofs_g.params, err, sizeof(err));
+    if (st != OFS_OK) {
+        ofs_log_error("shmem_init: %s", err);
+        goto err;
+    }
+    st = rt_init(init_agree_publish);
+    if (st != OFS_OK)
+        goto err;
+    /* a misspelt parameter is otherwise silently ignored */
+    if (ofs_g.my_pe == 0)
+        ofs_env_warn_unknown(ofs_log_warn);
+    st = init_agree_check();
+    if (st != OFS_OK)
+        goto err_rt;
+    init_oversubscribed();
+    st = heap_init();
+    if (st != OFS_OK)
+        goto err_rt;
+    /* every level up to SHMEM_THREAD_MULTIPLE is provided; set before the transports
+     * start so that they can lock shareable contexts */
+    ofs_g.thread_level = requested_thread_level < 0   ? 0
+                         : requested_thread_level > 3 ? 3
+                                                      : requested_thread_level;
+    st = comm_init();
+    if (st != OFS_OK)
+        goto err_heap;
+    ofs_g.initialized = 1;
+    st = coll_init();
+    if (st != OFS_OK)
+        goto err_comm;
+    init_print_info();
+    init_exit_register();
+    return OFS_OK;
+
+err_comm:
+    ofs_g.initialized = 0;
+    comm_fini();
+err_heap:
+    heap_fini();
+err_rt:
+    /* other PEs may be waiting in a fence: take the job down rather than hang, and take
+     * their shared-memory names with us (they may die without running a handler) */
+    heap_unlink_job();
+    ofs_g.init_error = st;
+    ofs_fatal(1, "shmem_init failed: %s", ofs_status_string(st));
+err:
+    ofs_g.init_error = st;
+    return st;
+}
+
+/* Waiting in finalize's fence: the transports keep moving what is in flight. */
+static void init_fini_poll(void *iter)
+{
+    comm_wait_backoff(iter);
+}
+
+void ofs_finalize(void)
+{
+    unsigned iter = 0;
+
+    if (!ofs_g.initialized || ofs_g.finalized)
+        return;
+    coll_barrier_all();
+    ofs_g.finalizing = 1;
+    /* No PE closes an endpoint before every PE has left that barrier.  A PE leaves it
+     * once its own signals have arrived, but the signals it sent may still sit in its
+     * provider's queues, not yet on the wire: tcp;ofi_rxm keeps a send that found the
+     * socket busy (a partial write on a loaded machine) for a later progress call, and
+     * fi_close cancels it.  Its peer then waited for that signal in this barrier
+     * forever, while the sender, its endpoints closed, waited for the peer in the
+     * fence that used to follow comm_fini (2-PE hello under load;
+     * test/load/startup-loop.sh -F makes it frequent).  So: quiet (completions that need the peers' answers, while they
+     * still answer), then a fence that keeps driving progress while it waits; after
+     * it nobody sends anything or touches another PE's memory, and teardown is local. */
+    comm_quiet_all();
+    rt_barrier_poll(init_fini_poll, &iter);
+    comm_wait_end();
+    coll_fini();
+    comm_fini();
+    heap_fini();
+    rt_finalize();
+    ofs_g.finalized = 1;
+    ofs_g.initialized = 0;
+}
+
+void ofs_global_exit(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    heap_unlink();
+    rt_abort(status, "shmem_global_exit");
+}
