@@ -114,12 +114,8 @@ ofs_status_t ofi_am_setup(void)
 {
     const struct fi_info *i = ofi_g.info;
     long want = ofs_g.params.OFI_AM_SIZE;
-    const char *from = ofs_g.params.OFI_AM_EP;
+    int from = ofs_g.params.OFI_AM_EP;
 
-    if (strcmp(from, "auto") != 0 && strcmp(from, "target") != 0 && strcmp(from, "context") != 0) {
-        ofs_log_error("SHMEM_OFI_AM_EP='%s' is not valid: use auto, target or context", from);
-        return OFS_ERR_INVAL;
-    }
     ofi_g.am_from_target = 0;
     ofi_g.am_max = 0;
     ofi_g.am_part = 0;
@@ -165,7 +161,7 @@ ofs_status_t ofi_am_setup(void)
      * 5.1-6.9 us) and cost 1.3x over tcp while the progress thread, serving the target
      * endpoint through the waits there, contended for it with the senders */
     ofi_g.am_from_target =
-        strcmp(from, "target") == 0 || (strcmp(from, "auto") == 0 && !ofs_g.oversubscribed);
+        from == OFS_OFI_AM_EP_TARGET || (from == OFS_OFI_AM_EP_AUTO && !ofs_g.oversubscribed);
     return OFS_OK;
 }
 

@@ -546,7 +546,7 @@ static void ofi_print_info(void)
            ofi_g.delivery_complete ? "delivery" : "transmit",
            ofi_g.manual_progress ? "manual" : "auto",
            ofi_g.manual_progress
-               ? (ofs_g.params.PROGRESS_INTERVAL > 0
+               ? (ofs_g.params.OFI_PROGRESS_INTERVAL > 0
                       ? (ofi_g.tcq_fd >= 0 ? " (thread sleeps on the CQ fd)" : " (thread polls)")
                       : " (no thread)")
                : "");
@@ -577,10 +577,10 @@ static void ofi_print_info(void)
                ofi_g.am_from_target ? "the target endpoint (private contexts and to this PE: "
                                       "the context's)"
                                     : "each context's endpoint",
-               ofs_g.params.OFI_AM_EP,
-               strcmp(ofs_g.params.OFI_AM_EP, "auto") != 0 ? ""
-               : ofs_g.oversubscribed                      ? ": more PEs than CPUs on this node"
-                                                           : ": a CPU per PE on this node");
+               ofs_param_word(OFS_PARAM_OFI_AM_EP, ofs_g.params.OFI_AM_EP),
+               ofs_g.params.OFI_AM_EP != OFS_OFI_AM_EP_AUTO ? ""
+               : ofs_g.oversubscribed                       ? ": more PEs than CPUs on this node"
+                                                            : ": a CPU per PE on this node");
     } else
         printf("ofishmem ofi: put-with-signal: a write and an atomic (not by message: %s)\n",
                ofi_g.am_why ? ofi_g.am_why : "?");
@@ -659,14 +659,18 @@ static ofs_status_t ofi_init(const unsigned char *peers)
      * round trip to the target, a bounced one only for a copy (16-32 KiB puts: 1.5x
      * raw libfabric zero-copy, 0.9x bounced); shm writes zero-copy by CMA at once, and
      * a bounce there only adds the copy (16 KiB: 1.4x) */
-    long bounce = ofs_g.params.BOUNCE_SIZE;
+    long bounce = ofs_g.params.OFI_BOUNCE_SIZE;
     if (bounce < 0)
         bounce = strcmp(ofi_g.info->fabric_attr->prov_name, "shm") == 0 ? 8192 : 32768;
     ofi_thresh_compute(ofi_g.info->tx_attr->inject_size, ofi_g.info->ep_attr->max_msg_size,
-                       ofs_g.params.OFI_INJECT_SIZE, bounce, ofs_g.params.BOUNCE_BUFFERS,
+                       ofs_g.params.OFI_INJECT_SIZE, bounce, ofs_g.params.OFI_BOUNCE_BUFFERS,
                        ofs_g.params.OFI_MAX_CHUNK, &ofi_g.thresh);
+    ofs_param_resolved(OFS_PARAM_OFI_INJECT_SIZE, (long)ofi_g.thresh.inject_max);
+    ofs_param_resolved(OFS_PARAM_OFI_BOUNCE_SIZE, (long)ofi_g.thresh.bounce_max);
     ofi_amo_setup();
     st = ofi_am_setup();
+    ofs_param_resolved(OFS_PARAM_OFI_AM_SIZE, (long)ofi_g.am_max);
+    ofs_param_resolved(OFS_PARAM_OFI_AM_PART, (long)ofi_g.am_part);
     /* the target endpoint, opened before the thresholds were known, gets bounce
      * buffers only now, and only for the messages that leave from it */
     if (st == OFS_OK && ofi_g.am_from_target)
@@ -710,11 +714,11 @@ static ofs_status_t ofi_peer_check(int pe, const struct ofi_peer_info *p)
         return OFS_ERR_INVAL;
     }
     if (p->am_part != me->am_part) {
-        ofs_log_error("ofi: PE %d sends put-with-signal messages of %llu bytes of data, this PE "
-                      "(%d) of %llu (0: none): SHMEM_OFI_AM_SIZE, SHMEM_OFI_AM_PART, "
-                      "SHMEM_BOUNCE_SIZE and SHMEM_OFI_INJECT_SIZE must be the same on every PE",
-                      pe, (unsigned long long)p->am_part, ofs_g.my_pe,
-                      (unsigned long long)me->am_part);
+        ofs_log_error(
+            "ofi: PE %d sends put-with-signal messages of %llu bytes of data, this PE "
+            "(%d) of %llu (0: none): SHMEM_OFI_AM_SIZE, SHMEM_OFI_AM_PART, "
+            "SHMEM_OFI_BOUNCE_SIZE and SHMEM_OFI_INJECT_SIZE must be the same on every PE",
+            pe, (unsigned long long)p->am_part, ofs_g.my_pe, (unsigned long long)me->am_part);
         return OFS_ERR_INVAL;
     }
     return OFS_OK;
@@ -836,8 +840,8 @@ static ofs_status_t ofi_bounce_setup(struct ofi_ctx *c)
     if ((phys > 0 && want > phys) || posix_memalign((void **)&c->bounce_mem, 4096, n * sz) != 0 ||
         !(c->bounces = calloc(n, sizeof(*c->bounces)))) {
         (ofs_g.initialized ? ofs_log_warn : ofs_log_error)(
-            "ofi: cannot allocate the bounce buffers of a context: SHMEM_BOUNCE_BUFFERS=%zu x "
-            "SHMEM_BOUNCE_SIZE=%zu bytes = %.1f GiB%s: lower either",
+            "ofi: cannot allocate the bounce buffers of a context: SHMEM_OFI_BOUNCE_BUFFERS=%zu x "
+            "SHMEM_OFI_BOUNCE_SIZE=%zu bytes = %.1f GiB%s: lower either",
             n, t->bounce_max, want / (1024.0 * 1024 * 1024),
             phys > 0 && want > phys ? ", more than the node's memory" : "");
         return OFS_ERR_NOMEM;
