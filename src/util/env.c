@@ -509,6 +509,14 @@ int ofs_env_warn_unknown(void (*warn)(const char *fmt, ...))
                 close = ofs_env_table[i].name;
             }
         }
+        /* a misspelt old name: suggest the new one */
+        for (size_t k = 0; k < ENV_NALIASES && !known; k++) {
+            int dist = env_distance(name + 6, env_aliases[k].old);
+            if (dist > 0 && dist < best) {
+                best = dist;
+                close = ofs_env_table[env_aliases[k].id].name;
+            }
+        }
         for (size_t i = 0; env_read_elsewhere[i] && !known; i++)
             known = strcmp(name, env_read_elsewhere[i]) == 0;
         for (size_t k = 0; k < ENV_NALIASES && !known; k++) {

@@ -293,6 +293,13 @@ int main(void)
     CHECK(ofs_env_parse(&p, err, sizeof(err)) == OFS_OK && p.OFI_PROGRESS_HOT == 7);
     unsetenv("SHMEM_PROGRESS_HOT");
     unsetenv("SHMEM_OFI_PROGRESS_HOT");
+    /* a misspelt old name: the new name suggested */
+    nwarned = 0;
+    setenv("SHMEM_BOUNCE_SIZ", "4K", 1);
+    CHECK(ofs_env_warn_unknown(capture) == 1 && nwarned == 1);
+    CHECK(strstr(warned[0], "SHMEM_BOUNCE_SIZ is set") &&
+          strstr(warned[0], "did you mean SHMEM_OFI_BOUNCE_SIZE?"));
+    unsetenv("SHMEM_BOUNCE_SIZ");
     nwarned = 0;
     setenv("SHMEM_DEUBG", "1", 1); /* two letters swapped: one edit */
     setenv("SHMEM_COMPLETELY_DIFFERENT", "1", 1);
