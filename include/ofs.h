@@ -36,26 +36,61 @@ const char *ofs_status_string(ofs_status_t status) OFS_HIDDEN;
 
 /* Parameters: one field per row of ofs_env_defs.h, named as the row (params.SYMMETRIC_SIZE). */
 typedef long ofs_env_LONG_t;
-typedef long ofs_env_SIZE_t; /* signed so that -1 can mean "provider default" */
+typedef long ofs_env_SIZE_t; /* signed: OFS_PARAM_AUTO */
 typedef int ofs_env_BOOL_t;
 typedef const char *ofs_env_STRING_t;
+typedef int ofs_env_ENUM_t; /* the index of the word: OFS_<NAME>_<WORD> */
+
+/* the value of a SIZE or LONG row set to auto: the transport chooses */
+#define OFS_PARAM_AUTO (-1L)
 
 struct ofs_params {
-#define OFS_ENV(name, type, def, range, help) ofs_env_##type##_t name;
+#define OFS_ENV(name, cat, type, def, range, help) ofs_env_##type##_t name;
 #include "ofs_env_defs.h"
 #undef OFS_ENV
 };
 
+/* OFS_PARAM_<NAME>: the index of each row in ofs_env_table */
+enum ofs_param_id {
+#define OFS_ENV(name, cat, type, def, range, help) OFS_PARAM_##name,
+#include "ofs_env_defs.h"
+#undef OFS_ENV
+    OFS_PARAM_COUNT
+};
+
+/* the constants of ENUM rows: enum ofs_LOCAL_TRANSPORT { OFS_LOCAL_TRANSPORT_SHM, ... } */
+#define OFS_ENV_ENUM_CONST(row, c, w) OFS_##row##_##c,
+#define OFS_ENV_ENUM_ENUM(name, words) enum ofs_##name{ words(OFS_ENV_ENUM_CONST, name) };
+#define OFS_ENV_ENUM_SIZE(name, range)
+#define OFS_ENV_ENUM_LONG(name, range)
+#define OFS_ENV_ENUM_BOOL(name, range)
+#define OFS_ENV_ENUM_STRING(name, range)
+#define OFS_ENV(name, cat, type, def, range, help) OFS_ENV_ENUM_##type(name, range)
+#include "ofs_env_defs.h"
+#undef OFS_ENV
+
+/* The groups of parameters, in the order the listings show them. */
+enum ofs_param_category { OFS_CAT_CORE, OFS_CAT_SHM, OFS_CAT_OFI, OFS_CAT_COLL, OFS_CAT_DEBUG };
+#define OFS_CAT_COUNT 5
+
 /* Per-row description, for the listing and the info tool. */
 struct ofs_env_desc {
     const char *name; /* without the SHMEM_ prefix */
-    const char *type; /* "SIZE", "LONG", "BOOL", "STRING" */
+    int category;     /* enum ofs_param_category */
+    const char *type; /* "SIZE", "LONG", "BOOL", "STRING", "ENUM" */
     const char *def;
-    const char *range; /* what the parser accepts (see ofs_env_defs.h) */
+    const char *range; /* what the parser accepts (see ofs_env_defs.h); ENUM: "a|b|c" */
     const char *help;
 };
 extern const struct ofs_env_desc ofs_env_table[] OFS_HIDDEN;
 extern const size_t ofs_env_count OFS_HIDDEN;
+
+/* The row named name (without SHMEM_), or -1. */
+int ofs_param_find(const char *name) OFS_HIDDEN;
+/* The word of value of ENUM row id ("?" if none). */
+const char *ofs_param_word(int id, int value) OFS_HIDDEN;
+/* A transport tells what an auto value of row id became, for the SHMEM_INFO listing. */
+void ofs_param_resolved(int id, long value) OFS_HIDDEN;
 
 /* Parse all parameters from the environment into *params.  On a malformed value or one
  * out of its row's range, writes a message naming the variable into errbuf and returns
@@ -68,7 +103,8 @@ ofs_status_t ofs_env_parse_bool(const char *str, int *out_p) OFS_HIDDEN;
 #include <stdio.h>
 void ofs_env_print(FILE *out, const struct ofs_params *params) OFS_HIDDEN;
 /* Warn through warn (one line each) about SHMEM_* variables of the environment that no
- * parameter reads, suggesting the closest parameter's name; returns how many. */
+ * parameter reads, suggesting the closest parameter's name; returns how many.  Also
+ * one line for each old name of a renamed parameter that is set (not counted). */
 int ofs_env_warn_unknown(void (*warn)(const char *fmt, ...)) OFS_HIDDEN;
 
 /* The one state struct. */

@@ -1,113 +1,158 @@
 /*
  * The one table of runtime parameters.  Each row is
- *   OFS_ENV(NAME, TYPE, DEFAULT, RANGE, HELP)
- * where the environment variable is SHMEM_<NAME> and TYPE is one of
- * SIZE (bytes, K/M/G/T suffixes), LONG, BOOL (0/1/yes/no/true/false/on/off), STRING.
+ *   OFS_ENV(NAME, CATEGORY, TYPE, DEFAULT, RANGE, HELP)
+ * where the environment variable is SHMEM_<NAME> (the params field is NAME),
+ * CATEGORY is CORE, SHM, OFI, COLL or DEBUG (the listings group by it; a parameter
+ * only the OFI route reads is OFI and has OFI in its name), and TYPE is one of
+ * SIZE (bytes, K/M/G/T suffixes), LONG, BOOL (0/1/yes/no/true/false/on/off), STRING,
+ * ENUM (one word of a list; the field holds its index as OFS_<NAME>_<WORD>).
  * RANGE is what the parser accepts, a value outside it stops shmem_init with a
  * message naming the variable:
- *   SIZE, LONG  "MIN..MAX" (both included; SIZE bounds may carry suffixes)
+ *   SIZE, LONG  "MIN..MAX" (both included; SIZE bounds may carry suffixes), or
+ *               "auto|MIN..MAX": also the word auto (or -1, its old spelling), stored
+ *               as OFS_PARAM_AUTO, for a value the transport chooses; the DEFAULT of such
+ *               a row is "auto (RULE)", RULE saying what auto becomes, and the
+ *               transport reports what it chose with ofs_param_resolved()
  *   BOOL        ""
- *   STRING      "" (anything, empty included), "<nonempty>", "<abspath>" (a path
- *               starting with '/') or "a|b|c" (exactly one of these words)
- * It generates struct ofs_params, the parser, the SHMEM_INFO listing, the info
- * tool's listing and the environment section of man page ofishmem(7).
+ *   STRING      "" (anything, empty included), "<nonempty>" or "<abspath>" (a path
+ *               starting with '/')
+ *   ENUM        OFS_WORDS_<NAME>, a list of the words: W(r, CONSTANT, "word") each
+ * It generates struct ofs_params, the constants, the parser, the SHMEM_INFO listing,
+ * the info tool's listing and the environment section of man page ofishmem(7).
+ * A renamed parameter keeps its old name as OFS_ENV_ALIAS(OLD, NEW) at the end: the
+ * old name is still read, with a deprecation warning.
  * Add rows at the end of the block for your layer; keep HELP to one sentence.
  */
+#ifndef OFS_ENV_ALIAS
+#define OFS_ENV_ALIAS(old, new)
+#define OFS_ENV_ALIAS_UNUSED
+#endif
+
+/* the words of the ENUM rows, in order (redefined identically at each inclusion) */
+#define OFS_WORDS_LOCAL_TRANSPORT(W, r) W(r, SHM, "shm") W(r, OFI, "ofi")
+#define OFS_WORDS_OFI_AM_EP(W, r) W(r, AUTO, "auto") W(r, TARGET, "target") W(r, CONTEXT, "context")
+#define OFS_WORDS_BARRIER_ALGORITHM(W, r) \
+    W(r, AUTO, "auto") W(r, DISSEMINATION, "dissemination") W(r, TREE, "tree") W(r, SHM, "shm")
+#define OFS_WORDS_BCAST_ALGORITHM(W, r) \
+    W(r, AUTO, "auto")                  \
+    W(r, BINOMIAL, "binomial")          \
+    W(r, SCATTER_ALLGATHER, "scatter_allgather") W(r, LINEAR, "linear") W(r, SHM, "shm")
+#define OFS_WORDS_REDUCE_ALGORITHM(W, r)           \
+    W(r, AUTO, "auto")                             \
+    W(r, RECURSIVE_DOUBLING, "recursive_doubling") \
+    W(r, RABENSEIFNER, "rabenseifner") W(r, LINEAR, "linear") W(r, SHM, "shm")
+#define OFS_WORDS_COLLECT_ALGORITHM(W, r) \
+    W(r, AUTO, "auto") W(r, RING, "ring") W(r, BRUCK, "bruck") W(r, LINEAR, "linear")
+#define OFS_WORDS_ALLTOALL_ALGORITHM(W, r) \
+    W(r, AUTO, "auto") W(r, PAIRWISE, "pairwise") W(r, LINEAR, "linear")
 
 /* setup and symmetric memory (spec variables first) */
-OFS_ENV(SYMMETRIC_SIZE, SIZE, "512M", "1..65536T",
+OFS_ENV(SYMMETRIC_SIZE, CORE, SIZE, "512M", "1..65536T",
         "Bytes of symmetric heap per PE (K/M/G/T suffixes); shmem_malloc returns NULL beyond it; "
         "unset, the default is lowered (with a warning) where SHMEM_SHM_DIR cannot hold it")
-OFS_ENV(DEBUG, BOOL, "0", "", "Print debugging messages and turn on the costlier argument checks")
-OFS_ENV(INFO, BOOL, "0", "", "Print every parameter with its value and help at init (PE 0)")
-OFS_ENV(VERSION, BOOL, "0", "", "Print the library version at init (PE 0)")
-OFS_ENV(EXIT_TIMEOUT, LONG, "60", "0..86400",
+OFS_ENV(DEBUG, DEBUG, BOOL, "0", "",
+        "Print debugging messages and turn on the costlier argument checks")
+OFS_ENV(INFO, CORE, BOOL, "0", "", "Print every parameter with its value and help at init (PE 0)")
+OFS_ENV(VERSION, CORE, BOOL, "0", "", "Print the library version at init (PE 0)")
+OFS_ENV(EXIT_TIMEOUT, CORE, LONG, "60", "0..86400",
         "Seconds the shmem_finalize run at exit, for a program that ends without calling it, "
         "waits for the other PEs to end theirs before it ends the job (0: no limit)")
-OFS_ENV(ORPHAN_GRACE, LONG, "30", "0..86400",
+OFS_ENV(ORPHAN_GRACE, CORE, LONG, "30", "0..86400",
         "Seconds a PE whose launcher died has to end after the SIGTERM it sends itself (its "
         "handlers run) before it exits regardless")
 
 /* routing between transports */
-OFS_ENV(LOCAL_TRANSPORT, STRING, "shm", "shm|ofi",
+OFS_ENV(LOCAL_TRANSPORT, CORE, ENUM, "shm", OFS_WORDS_LOCAL_TRANSPORT,
         "How same-node PEs are reached: shm (load/store on mapped memory) or ofi (libfabric)")
-OFS_ENV(SIM_PES_PER_NODE, LONG, "0", "0..1048576",
+OFS_ENV(SIM_PES_PER_NODE, DEBUG, LONG, "0", "0..1048576",
         "Testing: treat each block of N consecutive PEs as one node (0: real locality)")
 
 /* shared-memory transport */
-OFS_ENV(SHM_DIR, STRING, "/dev/shm", "<abspath>",
+OFS_ENV(SHM_DIR, SHM, STRING, "/dev/shm", "<abspath>",
         "Directory (a tmpfs) holding the shared-memory objects of heaps and static data")
 
 /* OFI transport */
-OFS_ENV(OFI_PROVIDER, STRING, "", "",
+OFS_ENV(OFI_PROVIDER, OFI, STRING, "", "",
         "libfabric provider to use (e.g. 'tcp;ofi_rxm', shm); empty: FI_PROVIDER or the first "
         "suitable one")
-OFS_ENV(OFI_FABRIC, STRING, "", "",
+OFS_ENV(OFI_FABRIC, OFI, STRING, "", "",
         "libfabric fabric to use (a name from fi_info, e.g. an IP subnet for tcp); empty: any")
-OFS_ENV(OFI_DOMAIN, STRING, "", "",
+OFS_ENV(OFI_DOMAIN, OFI, STRING, "", "",
         "libfabric domain to use, which chooses the NIC (a name from fi_info, e.g. eth0 or "
         "mlx5_0); empty: the provider's first")
-OFS_ENV(OFI_INJECT_SIZE, SIZE, "-1", "-1..1G",
-        "Largest put sent by inject (-1: the provider's inject size, which this can only lower; 0 "
-        "disables inject)")
-OFS_ENV(BOUNCE_SIZE, SIZE, "-1", "-1..1G",
-        "Largest put copied into a registered bounce buffer (0 disables; -1: 8K with the shm "
+OFS_ENV(OFI_INJECT_SIZE, OFI, SIZE, "auto (the provider's inject size)", "auto|0..1G",
+        "Largest put sent by inject (auto: the provider's inject size, which this can only lower; "
+        "0 disables inject)")
+OFS_ENV(OFI_BOUNCE_SIZE, OFI, SIZE, "auto (8K with shm, else 32K)", "auto|0..1G",
+        "Largest put copied into a registered bounce buffer (0 disables; auto: 8K with the shm "
         "provider, whose zero-copy writes are CMA copies, else 32K); larger puts are zero-copy")
-OFS_ENV(OFI_AM_SIZE, SIZE, "-1", "-1..1G",
+OFS_ENV(OFI_AM_SIZE, OFI, SIZE, "auto (16K with tcp;ofi_rxm, else 4K)", "auto|0..1G",
         "Largest put-with-signal over the OFI route sent as messages that the target PE "
-        "applies (-1: 16K with tcp;ofi_rxm, else 4K; 0: every put-with-signal is a write and an "
+        "applies (auto: 16K with tcp;ofi_rxm, else 4K; 0: every put-with-signal is a write and an "
         "atomic); larger ones write their data, then send the signal by message")
-OFS_ENV(OFI_AM_PART, SIZE, "-1", "-1..1G",
-        "Largest data in one put-with-signal message; more goes in several (-1: what the "
+OFS_ENV(OFI_AM_PART, OFI, SIZE, "auto (what its fastest protocol carries)", "auto|0..1G",
+        "Largest data in one put-with-signal message; more goes in several (auto: what the "
         "provider sends by its fastest protocol with the 32-byte header: shm's inject size, "
         "tcp;ofi_rxm's eager size, else what a bounce buffer holds)")
-OFS_ENV(OFI_AM_EP, STRING, "auto", "auto|target|context",
+OFS_ENV(OFI_AM_EP, OFI, ENUM, "auto", OFS_WORDS_OFI_AM_EP,
         "Endpoint put-with-signal messages leave from: context (each context's own), target "
         "(the PE's target endpoint, so that messages between two PEs share one connection, "
         "but a signal after plain puts to its PE waits for them; SHMEM_CTX_PRIVATE contexts "
         "and messages to the PE itself: their context's) or auto (default: target unless the "
         "node has more PEs than CPUs)")
-OFS_ENV(BOUNCE_BUFFERS, LONG, "64", "0..65536",
+OFS_ENV(OFI_BOUNCE_BUFFERS, OFI, LONG, "64", "0..65536",
         "Number of bounce buffers per OFI context (0 disables the bounce path)")
-OFS_ENV(OFI_MAX_CHUNK, SIZE, "0", "0..1T",
+OFS_ENV(OFI_MAX_CHUNK, OFI, SIZE, "0", "0..1T",
         "Largest single fi_write/fi_read; longer transfers are chunked (0: the provider's "
         "max_msg_size)")
 OFS_ENV(
-    PROGRESS_INTERVAL, LONG, "1000", "0..1000000000000",
+    OFI_PROGRESS_INTERVAL, OFI, LONG, "1000", "0..1000000000000",
     "Longest sleep of the passive-target progress thread in microseconds (0 disables the thread)")
-OFS_ENV(PROGRESS_HOT, LONG, "0", "0..1000000000",
+OFS_ENV(OFI_PROGRESS_HOT, OFI, LONG, "0", "0..1000000000",
         "Microseconds the OFI progress thread polls, yielding the CPU between polls, after the "
         "last remote access aimed at this PE (for PEs with a core each; 0: it only sleeps, "
         "briefly right after remote accesses)")
-OFS_ENV(OFI_PUT_FLUSH, BOOL, "0", "",
+OFS_ENV(OFI_PUT_FLUSH, DEBUG, BOOL, "0", "",
         "Testing: quiet flushes puts with an atomic read even where the provider writes them "
         "in place (shm by CMA)")
-OFS_ENV(OFI_PUT_DELIVERY, BOOL, "0", "",
+OFS_ENV(OFI_PUT_DELIVERY, DEBUG, BOOL, "0", "",
         "Testing: blocking zero-copy puts wait for delivery too, where they would wait only "
         "until their source is reusable and leave quiet a read to flush (providers with delivery "
         "completion that order reads after writes: tcp;ofi_rxm, sockets, udp;ofi_rxd)")
-OFS_ENV(OFI_AMO_CASLOOP, BOOL, "0", "",
+OFS_ENV(OFI_AMO_CASLOOP, DEBUG, BOOL, "0", "",
         "Testing: run every OFI atomic but compare-swap as a compare-swap loop (the fallback path)")
-OFS_ENV(OFI_CQ_SIZE, LONG, "256", "1..1048576",
+OFS_ENV(OFI_CQ_SIZE, OFI, LONG, "256", "1..1048576",
         "Entries of each context's completion queue (bounce-buffer completions and errors)")
-OFS_ENV(OFI_RAISE_NOFILE, BOOL, "1", "",
+OFS_ENV(OFI_RAISE_NOFILE, OFI, BOOL, "1", "",
         "Raise the soft open-file limit (ulimit -n) to the hard one at init when the OFI route "
         "is used (over tcp;ofi_rxm each context holds about 8 descriptors and a socket per PE "
         "it reaches)")
-OFS_ENV(OFI_MR_MODE, STRING, "auto", "<nonempty>",
+OFS_ENV(OFI_MR_MODE, OFI, STRING, "auto", "<nonempty>",
         "Memory registration: auto, basic or scalable (mode asked of the provider), then +local "
         "and/or +endpoint to act as if the provider required FI_MR_LOCAL/FI_MR_ENDPOINT")
 
 /* collectives and teams */
-OFS_ENV(TEAMS_MAX, LONG, "64", "2..65536",
+OFS_ENV(TEAMS_MAX, COLL, LONG, "64", "2..65536",
         "Most teams that can exist at once (each reserves synchronization space in the heap)")
-OFS_ENV(BARRIER_ALGORITHM, STRING, "auto", "auto|dissemination|tree|shm",
+OFS_ENV(BARRIER_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_BARRIER_ALGORITHM,
         "Barrier algorithm (shm: for same-node teams)")
-OFS_ENV(BCAST_ALGORITHM, STRING, "auto", "auto|binomial|scatter_allgather|linear|shm",
+OFS_ENV(BCAST_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_BCAST_ALGORITHM,
         "Broadcast algorithm (shm: for same-node teams)")
-OFS_ENV(REDUCE_ALGORITHM, STRING, "auto", "auto|recursive_doubling|rabenseifner|linear|shm",
+OFS_ENV(REDUCE_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_REDUCE_ALGORITHM,
         "Reduction algorithm (shm: for same-node teams)")
-OFS_ENV(COLLECT_ALGORITHM, STRING, "auto", "auto|ring|bruck|linear", "Collect/fcollect algorithm")
-OFS_ENV(ALLTOALL_ALGORITHM, STRING, "auto", "auto|pairwise|linear", "Alltoall algorithm")
-OFS_ENV(COLL_SHM, BOOL, "1", "",
+OFS_ENV(COLLECT_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_COLLECT_ALGORITHM,
+        "Collect/fcollect algorithm")
+OFS_ENV(ALLTOALL_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_ALLTOALL_ALGORITHM, "Alltoall algorithm")
+OFS_ENV(COLL_SHM, COLL, BOOL, "1", "",
         "Collectives use shared memory directly for same-node PEs (0: only comm puts and AMOs)")
+
+/* old names, still read (with a deprecation warning at init) */
+OFS_ENV_ALIAS(BOUNCE_SIZE, OFI_BOUNCE_SIZE)
+OFS_ENV_ALIAS(BOUNCE_BUFFERS, OFI_BOUNCE_BUFFERS)
+OFS_ENV_ALIAS(PROGRESS_INTERVAL, OFI_PROGRESS_INTERVAL)
+OFS_ENV_ALIAS(PROGRESS_HOT, OFI_PROGRESS_HOT)
+
+#ifdef OFS_ENV_ALIAS_UNUSED
+#undef OFS_ENV_ALIAS
+#undef OFS_ENV_ALIAS_UNUSED
+#endif

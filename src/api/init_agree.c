@@ -7,7 +7,6 @@
 #include "heap.h"
 #include "init.h"
 
-#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +23,7 @@
  * Published with the node ids at rt_init's exchange and compared right after it,
  * before anything is created.
  */
-enum { AGREE_LONG, AGREE_BOOL, AGREE_STRING };
+enum { AGREE_LONG, AGREE_BOOL, AGREE_ENUM };
 static const struct init_agree {
     const char *name;
     int kind;
@@ -32,14 +31,14 @@ static const struct init_agree {
 } init_agree_tab[] = {
     { "SYMMETRIC_SIZE", AGREE_LONG, offsetof(struct ofs_params, SYMMETRIC_SIZE) },
     { "TEAMS_MAX", AGREE_LONG, offsetof(struct ofs_params, TEAMS_MAX) },
-    { "LOCAL_TRANSPORT", AGREE_STRING, offsetof(struct ofs_params, LOCAL_TRANSPORT) },
+    { "LOCAL_TRANSPORT", AGREE_ENUM, offsetof(struct ofs_params, LOCAL_TRANSPORT) },
     { "SIM_PES_PER_NODE", AGREE_LONG, offsetof(struct ofs_params, SIM_PES_PER_NODE) },
     { "COLL_SHM", AGREE_BOOL, offsetof(struct ofs_params, COLL_SHM) },
-    { "BARRIER_ALGORITHM", AGREE_STRING, offsetof(struct ofs_params, BARRIER_ALGORITHM) },
-    { "BCAST_ALGORITHM", AGREE_STRING, offsetof(struct ofs_params, BCAST_ALGORITHM) },
-    { "REDUCE_ALGORITHM", AGREE_STRING, offsetof(struct ofs_params, REDUCE_ALGORITHM) },
-    { "COLLECT_ALGORITHM", AGREE_STRING, offsetof(struct ofs_params, COLLECT_ALGORITHM) },
-    { "ALLTOALL_ALGORITHM", AGREE_STRING, offsetof(struct ofs_params, ALLTOALL_ALGORITHM) },
+    { "BARRIER_ALGORITHM", AGREE_ENUM, offsetof(struct ofs_params, BARRIER_ALGORITHM) },
+    { "BCAST_ALGORITHM", AGREE_ENUM, offsetof(struct ofs_params, BCAST_ALGORITHM) },
+    { "REDUCE_ALGORITHM", AGREE_ENUM, offsetof(struct ofs_params, REDUCE_ALGORITHM) },
+    { "COLLECT_ALGORITHM", AGREE_ENUM, offsetof(struct ofs_params, COLLECT_ALGORITHM) },
+    { "ALLTOALL_ALGORITHM", AGREE_ENUM, offsetof(struct ofs_params, ALLTOALL_ALGORITHM) },
 };
 #define AGREE_N (sizeof(init_agree_tab) / sizeof(init_agree_tab[0]))
 #define AGREE_VAL 32 /* longer values (not valid for any of them) compare truncated */
@@ -59,8 +58,8 @@ static void init_agree_fill(struct init_agree_vals *a)
         else if (init_agree_tab[i].kind == AGREE_BOOL)
             snprintf(v, AGREE_VAL, "%d", *(const int *)field);
         else
-            for (size_t k = 0; k + 1 < AGREE_VAL && (*(const char *const *)field)[k]; k++)
-                v[k] = (char)tolower((unsigned char)(*(const char *const *)field)[k]);
+            snprintf(v, AGREE_VAL, "%s",
+                     ofs_param_word(ofs_param_find(init_agree_tab[i].name), *(const int *)field));
     }
 }
 

@@ -54,57 +54,24 @@ static struct {
     pthread_mutex_t lock;
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* the name of each algorithm, indexed by enum coll_alg */
-static const char *const alg_names[] = {
-    [COLL_ALG_AUTO] = "auto",
-    [COLL_ALG_DISSEMINATION] = "dissemination",
-    [COLL_ALG_SHM] = "shm",
-    [COLL_ALG_BINOMIAL] = "binomial",
-    [COLL_ALG_SCATTER_ALLGATHER] = "scatter_allgather",
-    [COLL_ALG_LINEAR] = "linear",
-    [COLL_ALG_RECURSIVE_DOUBLING] = "recursive_doubling",
-    [COLL_ALG_RABENSEIFNER] = "rabenseifner",
-    [COLL_ALG_RING] = "ring",
-    [COLL_ALG_BRUCK] = "bruck",
-    [COLL_ALG_PAIRWISE] = "pairwise",
-    [COLL_ALG_TREE] = "tree",
-};
-
-/* -1 if val is not one of the allowed algorithms (allowed: a list of ids, -1 ended) */
-static int alg_pick(const char *var, const char *val, const int *allowed)
-{
-    for (int i = 0; i < (int)(sizeof(alg_names) / sizeof(alg_names[0])); i++) {
-        if (!alg_names[i] || strcmp(val, alg_names[i]) != 0)
-            continue;
-        for (int j = 0; allowed[j] >= 0; j++)
-            if (allowed[j] == i)
-                return i;
-    }
-    ofs_log_error("SHMEM_%s = '%s' is not one of the algorithms offered for it (see SHMEM_INFO)",
-                  var, val);
-    return -1;
-}
+/* The algorithm each word of a SHMEM_*_ALGORITHM row names: the word's constant
+ * OFS_<ROW>_<X> maps to COLL_ALG_<X>. */
+#define COLL_ALG_OF(row, c, w) [OFS_##row##_##c] = COLL_ALG_##c,
 
 static ofs_status_t coll_parse_algs(void)
 {
-    static const int bar[] = { COLL_ALG_AUTO, COLL_ALG_DISSEMINATION, COLL_ALG_TREE, COLL_ALG_SHM,
-                               -1 };
-    static const int bc[] = { COLL_ALG_AUTO,   COLL_ALG_BINOMIAL, COLL_ALG_SCATTER_ALLGATHER,
-                              COLL_ALG_LINEAR, COLL_ALG_SHM,      -1 };
-    static const int red[] = { COLL_ALG_AUTO,         COLL_ALG_RECURSIVE_DOUBLING,
-                               COLL_ALG_RABENSEIFNER, COLL_ALG_LINEAR,
-                               COLL_ALG_SHM,          -1 };
-    static const int col[] = { COLL_ALG_AUTO, COLL_ALG_RING, COLL_ALG_BRUCK, COLL_ALG_LINEAR, -1 };
-    static const int a2a[] = { COLL_ALG_AUTO, COLL_ALG_PAIRWISE, COLL_ALG_LINEAR, -1 };
+    static const int bar[] = { OFS_WORDS_BARRIER_ALGORITHM(COLL_ALG_OF, BARRIER_ALGORITHM) };
+    static const int bc[] = { OFS_WORDS_BCAST_ALGORITHM(COLL_ALG_OF, BCAST_ALGORITHM) };
+    static const int red[] = { OFS_WORDS_REDUCE_ALGORITHM(COLL_ALG_OF, REDUCE_ALGORITHM) };
+    static const int col[] = { OFS_WORDS_COLLECT_ALGORITHM(COLL_ALG_OF, COLLECT_ALGORITHM) };
+    static const int a2a[] = { OFS_WORDS_ALLTOALL_ALGORITHM(COLL_ALG_OF, ALLTOALL_ALGORITHM) };
 
-    coll_cfg.barrier = alg_pick("BARRIER_ALGORITHM", ofs_g.params.BARRIER_ALGORITHM, bar);
-    coll_cfg.bcast = alg_pick("BCAST_ALGORITHM", ofs_g.params.BCAST_ALGORITHM, bc);
-    coll_cfg.reduce = alg_pick("REDUCE_ALGORITHM", ofs_g.params.REDUCE_ALGORITHM, red);
-    coll_cfg.collect = alg_pick("COLLECT_ALGORITHM", ofs_g.params.COLLECT_ALGORITHM, col);
-    coll_cfg.alltoall = alg_pick("ALLTOALL_ALGORITHM", ofs_g.params.ALLTOALL_ALGORITHM, a2a);
-    if (coll_cfg.barrier < 0 || coll_cfg.bcast < 0 || coll_cfg.reduce < 0 || coll_cfg.collect < 0 ||
-        coll_cfg.alltoall < 0)
-        return OFS_ERR_INVAL;
+    /* the parser took only the words of each row */
+    coll_cfg.barrier = bar[ofs_g.params.BARRIER_ALGORITHM];
+    coll_cfg.bcast = bc[ofs_g.params.BCAST_ALGORITHM];
+    coll_cfg.reduce = red[ofs_g.params.REDUCE_ALGORITHM];
+    coll_cfg.collect = col[ofs_g.params.COLLECT_ALGORITHM];
+    coll_cfg.alltoall = a2a[ofs_g.params.ALLTOALL_ALGORITHM];
     return OFS_OK;
 }
 

@@ -30,18 +30,9 @@ static const struct transport_ops *const comm_tps[COMM_NTP] = {
 
 static ofs_status_t comm_routes(unsigned char *peers[COMM_NTP])
 {
-    const char *lt = ofs_g.params.LOCAL_TRANSPORT;
-    int local_shm, all_shm = 1;
+    int local_shm = ofs_g.params.LOCAL_TRANSPORT == OFS_LOCAL_TRANSPORT_SHM, all_shm = 1;
     int n = ofs_g.n_pes;
 
-    if (strcasecmp(lt, "shm") == 0) {
-        local_shm = 1;
-    } else if (strcasecmp(lt, "ofi") == 0) {
-        local_shm = 0;
-    } else {
-        ofs_log_error("SHMEM_LOCAL_TRANSPORT='%s' is not valid: use shm or ofi", lt);
-        return OFS_ERR_INVAL;
-    }
     comm_g.rma = calloc(n, sizeof(*comm_g.rma));
     comm_g.amo = calloc(n, sizeof(*comm_g.amo));
     for (int t = 0; t < COMM_NTP; t++)
@@ -149,7 +140,8 @@ ofs_status_t comm_init(void)
         free(peers[t]);
     if (st == OFS_OK) {
         ofs_log_debug("routes: same-node PEs over %s, others over ofi; atomics by %s",
-                      ofs_g.params.LOCAL_TRANSPORT, comm_g.amo_cpu ? "the CPU" : "the fabric");
+                      ofs_param_word(OFS_PARAM_LOCAL_TRANSPORT, ofs_g.params.LOCAL_TRANSPORT),
+                      comm_g.amo_cpu ? "the CPU" : "the fabric");
     }
     return st;
 }

@@ -211,7 +211,8 @@ static int heap_fit_provider_shares(void)
 
     if (!prov[0] && getenv("FI_PROVIDER"))
         prov = getenv("FI_PROVIDER");
-    if (strcmp(ofs_g.params.LOCAL_TRANSPORT, "ofi") != 0 || (prov[0] && !strstr(prov, "shm")))
+    if (ofs_g.params.LOCAL_TRANSPORT != OFS_LOCAL_TRANSPORT_OFI ||
+        (prov[0] && !strstr(prov, "shm")))
         return 0;
     return stat(ofs_g.params.SHM_DIR, &a) == 0 && stat(OFS_SHM_PROVIDER_DIR, &b) == 0 &&
            a.st_dev == b.st_dev;

@@ -64,7 +64,7 @@ int main(int argc, char **argv)
     static const char usage[] =
         "usage: ofishmem_info [--params]\n"
         "Prints the version, build configuration, libfabric providers found and every\n"
-        "runtime parameter (environment variable) with its default and help.\n";
+        "runtime parameter (environment variable), by category, with its default and help.\n";
 
     if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
         fputs(usage, stdout);
@@ -85,7 +85,8 @@ int main(int argc, char **argv)
 #endif
         info_topology();
         info_providers();
-        printf("runtime parameters (variable, type, default, help; values accepted):\n");
+        printf("runtime parameters by category (variable, type, default, help; values "
+               "accepted):\n");
     }
     ofs_env_print(stdout, NULL);
     return 0;

@@ -1,8 +1,8 @@
 #!/bin/bash
 # env_unknown.sh NPES VAR=VALUE PATTERN: run test/conformance/env_prog on NPES PEs with
-# VAR=VALUE in the environment (a SHMEM_* name that no parameter reads); the job must
-# succeed, and stderr hold exactly one warning, from PE 0, naming VAR and matching
-# PATTERN (egrep).
+# VAR=VALUE in the environment (a SHMEM_* name that no parameter reads, or the old name
+# of a renamed one); the job must succeed, and stderr hold exactly one warning, from
+# PE 0, naming VAR and matching PATTERN (egrep).
 npes=$1; setting=$2; pattern=$3
 var=${setting%%=*}
 oshrun=${OSHRUN:-scripts/oshrun}

@@ -21,7 +21,7 @@ else
     done
     [ $n -ge 6 ] || { echo "check_man: only $n pages found"; fail=1; }
 fi
-for v in $(./ofishmem_info --params | awk '{ print $1 }'); do
+for v in $(./ofishmem_info --params | awk '$1 ~ /^SHMEM_/ { print $1 }'); do
     grep -q "^\.B $(echo "$v" | sed 's/_/\\_/g; s/-/\\\\-/g')\$" man/man7/ofishmem.7 ||
         grep -qx ".B $v" man/man7/ofishmem.7 || { echo "check_man: $v missing from ofishmem.7"; fail=1; }
 done

@@ -363,7 +363,7 @@ void ofi_target_poll_cq(void)
                              (err.err == FI_ETRUNC || err.err == -FI_ETRUNC) /* shm: negative */
                                  ? " (a put-with-signal message larger than this PE's receive "
                                    "buffers: SHMEM_OFI_AM_SIZE, SHMEM_OFI_AM_PART, "
-                                   "SHMEM_BOUNCE_SIZE, SHMEM_OFI_INJECT_SIZE and "
+                                   "SHMEM_OFI_BOUNCE_SIZE, SHMEM_OFI_INJECT_SIZE and "
                                    "FI_OFI_RXM_BUFFER_SIZE must be the same on every PE)"
                                  : "");
         return;

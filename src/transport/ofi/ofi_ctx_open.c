@@ -64,8 +64,8 @@ ofs_status_t ofi_bounce_setup(struct ofi_ctx *c)
         posix_memalign((void **)&c->bounce_mem, OFI_PAGE_ALIGN, n * sz) != 0 ||
         !(c->bounces = calloc(n, sizeof(*c->bounces)))) {
         (ofs_g.initialized ? ofs_log_warn : ofs_log_error)(
-            "ofi: cannot allocate the bounce buffers of a context: SHMEM_BOUNCE_BUFFERS=%zu x "
-            "SHMEM_BOUNCE_SIZE=%zu bytes = %.1f GiB%s: lower either",
+            "ofi: cannot allocate the bounce buffers of a context: SHMEM_OFI_BOUNCE_BUFFERS=%zu x "
+            "SHMEM_OFI_BOUNCE_SIZE=%zu bytes = %.1f GiB%s: lower either",
             n, t->bounce_max, want / (1024.0 * 1024 * 1024),
             phys > 0 && want > phys ? ", more than the node's memory" : "");
         return OFS_ERR_NOMEM;

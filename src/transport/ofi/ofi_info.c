@@ -354,11 +354,11 @@ ofs_status_t ofi_peer_check(int pe, const struct ofi_peer_info *p, const struct 
         return OFS_ERR_INVAL;
     }
     if (p->sig_part != me->sig_part) {
-        ofs_log_error("ofi: PE %d sends put-with-signal messages of %llu bytes of data, this PE "
-                      "(%d) of %llu (0: none): SHMEM_OFI_AM_SIZE, SHMEM_OFI_AM_PART, "
-                      "SHMEM_BOUNCE_SIZE and SHMEM_OFI_INJECT_SIZE must be the same on every PE",
-                      pe, (unsigned long long)p->sig_part, ofs_g.my_pe,
-                      (unsigned long long)me->sig_part);
+        ofs_log_error(
+            "ofi: PE %d sends put-with-signal messages of %llu bytes of data, this PE "
+            "(%d) of %llu (0: none): SHMEM_OFI_AM_SIZE, SHMEM_OFI_AM_PART, "
+            "SHMEM_OFI_BOUNCE_SIZE and SHMEM_OFI_INJECT_SIZE must be the same on every PE",
+            pe, (unsigned long long)p->sig_part, ofs_g.my_pe, (unsigned long long)me->sig_part);
         return OFS_ERR_INVAL;
     }
     return OFS_OK;

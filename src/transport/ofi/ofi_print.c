@@ -43,7 +43,7 @@ void ofi_print_info(const struct ofi_peer_info *me)
         ofi_g.caps.delivery_complete ? "delivery" : "transmit",
         ofi_g.caps.manual_progress ? "manual" : "auto",
         ofi_g.caps.manual_progress
-            ? (ofs_g.params.PROGRESS_INTERVAL > 0
+            ? (ofs_g.params.OFI_PROGRESS_INTERVAL > 0
                    ? (ofi_g.target.cq_fd >= 0 ? " (thread sleeps on the CQ fd)" : " (thread polls)")
                    : " (no thread)")
             : "");
@@ -75,10 +75,10 @@ void ofi_print_info(const struct ofi_peer_info *me)
                ofi_g.sig.from_target ? "the target endpoint (private contexts and to this PE: "
                                        "the context's)"
                                      : "each context's endpoint",
-               ofs_g.params.OFI_AM_EP,
-               strcmp(ofs_g.params.OFI_AM_EP, "auto") != 0 ? ""
-               : ofs_g.oversubscribed                      ? ": more PEs than CPUs on this node"
-                                                           : ": a CPU per PE on this node");
+               ofs_param_word(OFS_PARAM_OFI_AM_EP, ofs_g.params.OFI_AM_EP),
+               ofs_g.params.OFI_AM_EP != OFS_OFI_AM_EP_AUTO ? ""
+               : ofs_g.oversubscribed                       ? ": more PEs than CPUs on this node"
+                                                            : ": a CPU per PE on this node");
     } else
         printf("ofishmem ofi: put-with-signal: a write and an atomic (not by message: %s)\n",
                ofi_g.sig.why_not ? ofi_g.sig.why_not : "?");

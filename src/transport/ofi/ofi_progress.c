@@ -6,7 +6,7 @@
  * sleeps on the target CQ's wait fd when the provider has one (fi_trywait + ppoll),
  * else for a time that grows with the time since the last remote access aimed at this
  * PE (seen on the target's FI_RMA_EVENT counter), never longer than
- * SHMEM_PROGRESS_INTERVAL microseconds (see ofi_progress_main).  Finalize wakes it
+ * SHMEM_OFI_PROGRESS_INTERVAL microseconds (see ofi_progress_main).  Finalize wakes it
  * (ofi_progress_stop).
  */
 #define _GNU_SOURCE
@@ -192,7 +192,7 @@ static int ofi_target_activity(uint64_t *seen)
 
 /* Written by ofi_progress_stop: every sleep of the thread but the short stand-by steps
  * (a futex, woken too) watches it, so that finalize returns at once whatever
- * SHMEM_PROGRESS_INTERVAL is. */
+ * SHMEM_OFI_PROGRESS_INTERVAL is. */
 static int ofi_wake_fd = -1;
 
 /* Sleep for ns unless ofi_progress_stop wakes the thread (or fd, when >= 0, becomes
@@ -207,21 +207,21 @@ static int ofi_thread_sleep(int64_t ns, int fd)
 }
 
 /* Adaptive.  With a wait fd the thread sleeps on it (woken by traffic, at the latest
- * after SHMEM_PROGRESS_INTERVAL).  Without one it sleeps for a quarter of the time
+ * after SHMEM_OFI_PROGRESS_INTERVAL).  Without one it sleeps for a quarter of the time
  * since the last remote access aimed at this PE, between a tenth of
- * SHMEM_PROGRESS_INTERVAL and all of it: a target in a conversation answers within
- * about 100 us by default, an idle one costs nothing.  With SHMEM_PROGRESS_HOT > 0 it polls,
+ * SHMEM_OFI_PROGRESS_INTERVAL and all of it: a target in a conversation answers within
+ * about 100 us by default, an idle one costs nothing.  With SHMEM_OFI_PROGRESS_HOT > 0 it polls,
  * yielding the CPU between polls, for that long after a remote access, unless the
  * application is polling itself or the CPU is contended. */
 static void *ofi_progress_main(void *arg)
 {
-    const int64_t max_ns = ofs_g.params.PROGRESS_INTERVAL * 1000LL;
-    const int64_t hot_ns = ofs_g.params.PROGRESS_HOT * 1000LL;
+    const int64_t max_ns = ofs_g.params.OFI_PROGRESS_INTERVAL * 1000LL;
+    const int64_t hot_ns = ofs_g.params.OFI_PROGRESS_HOT * 1000LL;
     int64_t last = 0;
     uint64_t seen = 0;
     unsigned long app_polls = 0;
     unsigned seen_attends = 0;
-    /* one stand-by step: OFI_PARK_NS, or SHMEM_PROGRESS_INTERVAL if shorter */
+    /* one stand-by step: OFI_PARK_NS, or SHMEM_OFI_PROGRESS_INTERVAL if shorter */
     const int64_t park_ns = max_ns < OFI_PARK_NS ? max_ns : OFI_PARK_NS;
     int64_t busy_until = 0; /* no yielding before then: the CPU is contended */
 
@@ -293,7 +293,7 @@ ofs_status_t ofi_progress_start(void)
 {
     int ret;
 
-    if (!ofi_g.caps.manual_progress || ofs_g.params.PROGRESS_INTERVAL <= 0)
+    if (!ofi_g.caps.manual_progress || ofs_g.params.OFI_PROGRESS_INTERVAL <= 0)
         return OFS_OK;
     ofi_g.progress.stop = 0;
     ofi_wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -317,7 +317,7 @@ void ofi_progress_stop(void)
     if (!ofi_g.progress.running)
         return;
     __atomic_store_n(&ofi_g.progress.stop, 1, __ATOMIC_RELEASE);
-    /* wake it wherever it sleeps: it may have gone to sleep for SHMEM_PROGRESS_INTERVAL */
+    /* wake it wherever it sleeps: it may have gone to sleep for SHMEM_OFI_PROGRESS_INTERVAL */
     uint64_t one = 1;
     if (write(ofi_wake_fd, &one, sizeof(one)) != (ssize_t)sizeof(one))
         ofs_log_warn("ofi: cannot wake the progress thread (%m): finalize waits for it");

@@ -65,14 +65,18 @@ static ofs_status_t ofi_init(const unsigned char *peers)
     me.addrlen = (uint32_t)addrlen;
     snprintf(me.prov, sizeof(me.prov), "%s", ofi_g.info->fabric_attr->prov_name);
     /* bounce or zero-copy: the provider tells which is faster (docs/ofi-internals.md) */
-    long bounce = ofs_g.params.BOUNCE_SIZE;
+    long bounce = ofs_g.params.OFI_BOUNCE_SIZE;
     if (bounce < 0)
         bounce = (long)ofi_g.caps.bounce_size_default;
     ofi_thresh_compute(ofi_g.caps.inject_size, ofi_g.caps.max_msg_size,
-                       ofs_g.params.OFI_INJECT_SIZE, bounce, ofs_g.params.BOUNCE_BUFFERS,
+                       ofs_g.params.OFI_INJECT_SIZE, bounce, ofs_g.params.OFI_BOUNCE_BUFFERS,
                        ofs_g.params.OFI_MAX_CHUNK, &ofi_g.proto.thresh);
+    ofs_param_resolved(OFS_PARAM_OFI_INJECT_SIZE, (long)ofi_g.proto.thresh.inject_max);
+    ofs_param_resolved(OFS_PARAM_OFI_BOUNCE_SIZE, (long)ofi_g.proto.thresh.bounce_max);
     ofi_amo_setup();
     st = ofi_sig_setup();
+    ofs_param_resolved(OFS_PARAM_OFI_AM_SIZE, (long)ofi_g.sig.msg_max);
+    ofs_param_resolved(OFS_PARAM_OFI_AM_PART, (long)ofi_g.sig.part);
     /* the target endpoint, opened before the thresholds were known, gets bounce
      * buffers only now, and only for the messages that leave from it */
     if (st == OFS_OK && ofi_g.sig.from_target)

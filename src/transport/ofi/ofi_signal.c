@@ -71,12 +71,8 @@ static size_t ofi_sig_step(size_t carry)
 ofs_status_t ofi_sig_setup(void)
 {
     long want = ofs_g.params.OFI_AM_SIZE;
-    const char *from = ofs_g.params.OFI_AM_EP;
+    int from = ofs_g.params.OFI_AM_EP;
 
-    if (strcmp(from, "auto") != 0 && strcmp(from, "target") != 0 && strcmp(from, "context") != 0) {
-        ofs_log_error("SHMEM_OFI_AM_EP='%s' is not valid: use auto, target or context", from);
-        return OFS_ERR_INVAL;
-    }
     ofi_g.sig.from_target = 0;
     ofi_g.sig.msg_max = 0;
     ofi_g.sig.part = 0;
@@ -120,7 +116,7 @@ ofs_status_t ofi_sig_setup(void)
     /* auto: not with more PEs than CPUs, where it gained nothing and the progress
      * thread contended for the target endpoint with the senders (docs/ofi-internals.md) */
     ofi_g.sig.from_target =
-        strcmp(from, "target") == 0 || (strcmp(from, "auto") == 0 && !ofs_g.oversubscribed);
+        from == OFS_OFI_AM_EP_TARGET || (from == OFS_OFI_AM_EP_AUTO && !ofs_g.oversubscribed);
     ofi_g.ops.target_cq_read = ofi_sig_poll;
     return OFS_OK;
 }
