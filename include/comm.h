@@ -208,22 +208,20 @@ int comm_wait_sleep(long ns) OFS_HIDDEN;
 
 /*
  * ---- waiting (comm_wait.c; the schedule is ofs_backoff.h; docs/waiting.md) ----
- * COMM_WAIT_UNTIL(cond): return once cond holds.  When it holds already, cond is
- * evaluated once and nothing else happens.  Otherwise, between looks, the thread drives
- * progress and backs off (spin, yield, then sleep on the transport's wait object), and
- * counts as waiting in the library until cond holds: the OFI progress thread's standby
- * rule (ofi_progress.c) is kept here, by every wait, and by no caller.  cond may assign
- * (it is evaluated once per look, last when it held).
+ * COMM_WAIT_UNTIL(cond): return once cond holds.  When it holds already, the cost is
+ * the test and one call that returns at once.  Otherwise, between looks, the thread
+ * drives progress and backs off (spin, yield, then sleep on the transport's wait
+ * object), and counts as waiting in the library until cond holds: the OFI progress
+ * thread's standby rule (ofi_progress.c) is kept here, by every wait, and by no caller.
+ * cond may assign (it is evaluated once per look, last when it held).  The loop keeps
+ * the shape of the loops it replaced, whose latency is measured (docs/waiting.md).
  */
-#define COMM_WAIT_UNTIL(cond)                        \
-    do {                                             \
-        if (!(cond)) {                               \
-            unsigned comm_wait_iter_ = 0;            \
-            do                                       \
-                comm_wait_backoff(&comm_wait_iter_); \
-            while (!(cond));                         \
-            comm_wait_end();                         \
-        }                                            \
+#define COMM_WAIT_UNTIL(cond)                    \
+    do {                                         \
+        unsigned comm_wait_iter_ = 0;            \
+        while (!(cond))                          \
+            comm_wait_backoff(&comm_wait_iter_); \
+        comm_wait_end();                         \
     } while (0)
 
 /* The same for a wait that can sleep on a word of its own (a futex that whoever changes
@@ -231,18 +229,16 @@ int comm_wait_sleep(long ns) OFS_HIDDEN;
  * each look that fails runs the statement nap instead of a back-off step, then drives
  * progress.  The thread stops counting as waiting before its first nap (it does not
  * poll while asleep: the progress thread takes over at once). */
-#define COMM_WAIT_UNTIL_NAP(cond, nap)                     \
-    do {                                                   \
-        if (!(cond)) {                                     \
-            unsigned comm_wait_iter_ = 0;                  \
-            do {                                           \
-                if (comm_wait_nap_due(&comm_wait_iter_)) { \
-                    nap;                                   \
-                    comm_progress();                       \
-                }                                          \
-            } while (!(cond));                             \
-            comm_wait_end();                               \
-        }                                                  \
+#define COMM_WAIT_UNTIL_NAP(cond, nap)                 \
+    do {                                               \
+        unsigned comm_wait_iter_ = 0;                  \
+        while (!(cond)) {                              \
+            if (comm_wait_nap_due(&comm_wait_iter_)) { \
+                nap;                                   \
+                comm_progress();                       \
+            }                                          \
+        }                                              \
+        comm_wait_end();                               \
     } while (0)
 
 /* The steps of COMM_WAIT_UNTIL, for a wait whose loop is not ours (rt_barrier_poll's
