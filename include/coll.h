@@ -130,9 +130,14 @@ int coll_team_sync(struct coll_team *team) OFS_HIDDEN;
 /* ---- team-based collectives (counts in elements of elem_size bytes) ---- */
 int coll_broadcast(struct coll_team *team, void *dest, const void *src, size_t nelems,
                    size_t elem_size, int root) OFS_HIDDEN;
-/* collect: r names the calling routine for the check of dest against the total */
-int coll_collect(const char *r, struct coll_team *team, void *dest, const void *src, size_t nelems,
-                 size_t elem_size) OFS_HIDDEN;
+/* collect: dest must hold every member's block, a total known only inside the collective,
+ * so the API layer hands its check down: coll calls check(r, dest, nelems, total, 0) before
+ * any data moves, or check(r, dest, nelems, 0, 1) when the total overflows size_t (it
+ * reports and does not return then).  NULL: no check. */
+typedef void (*coll_total_check_fn)(const char *r, const void *dest, size_t nelems, size_t total,
+                                    int overflow);
+int coll_collect(const char *r, coll_total_check_fn check, struct coll_team *team, void *dest,
+                 const void *src, size_t nelems, size_t elem_size) OFS_HIDDEN;
 int coll_fcollect(struct coll_team *team, void *dest, const void *src, size_t nelems,
                   size_t elem_size) OFS_HIDDEN;
 int coll_alltoall(struct coll_team *team, void *dest, const void *src, size_t nelems,
@@ -150,8 +155,9 @@ void coll_barrier_aset(int PE_start, int logPE_stride, int PE_size, long *pSync)
 void coll_sync_aset(int PE_start, int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
 void coll_broadcast_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_root,
                          int PE_start, int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
-void coll_collect_aset(const char *r, void *dest, const void *src, size_t nelems, size_t elem_size,
-                       int PE_start, int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
+void coll_collect_aset(const char *r, coll_total_check_fn check, void *dest, const void *src,
+                       size_t nelems, size_t elem_size, int PE_start, int logPE_stride, int PE_size,
+                       long *pSync) OFS_HIDDEN;
 void coll_fcollect_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_start,
                         int logPE_stride, int PE_size, long *pSync) OFS_HIDDEN;
 void coll_alltoall_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_start,

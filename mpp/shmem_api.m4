@@ -337,7 +337,7 @@ MD_DEF(`int', `$1_broadcast', `broadcast', 1, `$5', `$2',
 MD_DEF(`int', `$1_collect', `collect', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nelems', `team, dest, source, nelems',
 `api_chk_collect("MD_NAME", team, dest, source, nelems, sizeof($2));
-    return coll_collect("MD_NAME", team, dest, source, nelems, sizeof($2));')m4_dnl
+    return coll_collect("MD_NAME", api_collect_total, team, dest, source, nelems, sizeof($2));')m4_dnl
 MD_DEF(`int', `$1_fcollect', `fcollect', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nelems', `team, dest, source, nelems',
 `api_chk_coll_n("MD_NAME", team, dest, source, nelems, sizeof($2), 0);
@@ -386,7 +386,7 @@ MD_DEF(`void', `collect$1', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync',
 `dest, source, nelems, PE_start, logPE_stride, PE_size, pSync',
 `api_chk_collect_aset("MD_NAME", dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);
-    coll_collect_aset("MD_NAME", dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);')m4_dnl
+    coll_collect_aset("MD_NAME", api_collect_total, dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);')m4_dnl
 MD_DEF(`void', `fcollect$1', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync',
 `dest, source, nelems, PE_start, logPE_stride, PE_size, pSync',

@@ -48,8 +48,6 @@ shmemx.h       api
 # Known arrows in files this change does not own: "FILE HEADER  # why".  Each is an
 # error to remove, not a rule; an entry that no longer matches is reported.
 allow='
-src/coll/coll_aset.c ofs_check.h  # TODO #26: coll (contexts/wait helper): ofs_check_add/ofs_check_sym are API argument checks (cold halves in src/api/sync.c); coll should take checked sizes from api
-src/coll/coll_data.c ofs_check.h  # TODO #26: coll (contexts/wait helper): the same, for shmem_collect sizes
 '
 
 self_test() {

@@ -262,9 +262,12 @@ static inline void api_chk_coll_team(const char *r, struct coll_team *team)
 /* broadcast: PE_root is team-relative, in [0, team size) */
 void api_chk_bcast(const char *r, struct coll_team *team, const void *dest, const void *src,
                    size_t nelems, size_t es, int PE_root) OFS_HIDDEN;
-/* collect: dest holds at least this PE's block (the total is checked in src/coll) */
+/* collect: dest holds at least this PE's block; the total, known only inside the
+ * collective, is checked by api_collect_total, which coll calls (coll_total_check_fn) */
 void api_chk_collect(const char *r, struct coll_team *team, const void *dest, const void *src,
                      size_t nelems, size_t es) OFS_HIDDEN;
+void api_collect_total(const char *r, const void *dest, size_t nelems, size_t total, int overflow)
+    OFS_HIDDEN;
 /* fcollect (src_per_member 0) and alltoall (1): dest (and for alltoall source) hold
  * one block of nelems elements per team member */
 void api_chk_coll_n(const char *r, struct coll_team *team, const void *dest, const void *src,

@@ -58,6 +58,18 @@ void api_chk_collect(const char *r, struct coll_team *team, const void *dest, co
     ofs_check_sym(r, "source", src, len);
 }
 
+void api_collect_total(const char *r, const void *dest, size_t nelems, size_t total, int overflow)
+{
+#ifdef OFS_ERROR_CHECKING
+    if (overflow)
+        ofs_bad_size(r, "nelems", nelems);
+#else
+    (void)nelems;
+    (void)overflow;
+#endif
+    ofs_check_sym(r, "dest", dest, total);
+}
+
 /* len bytes per member of a group of n: dest holds n blocks */
 static void chk_blocks(const char *r, size_t nelems, size_t es, int n, const void *dest,
                        const void *src, int src_per_member)
@@ -174,7 +186,7 @@ OFS_WEAK_ALIAS(shmem_broadcastmem)
 OFS_API int pshmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
     api_chk_collect("shmem_collectmem", team, dest, source, nelems, 1);
-    return coll_collect("shmem_collectmem", team, dest, source, nelems, 1);
+    return coll_collect("shmem_collectmem", api_collect_total, team, dest, source, nelems, 1);
 }
 OFS_WEAK_ALIAS(shmem_collectmem)
 

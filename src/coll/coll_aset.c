@@ -13,7 +13,6 @@
  * already signal the member's counters while it still reads this one).
  */
 #include "coll_internal.h"
-#include "ofs_check.h"
 
 #include <stdlib.h>
 
@@ -73,8 +72,9 @@ void coll_fcollect_aset(void *dest, const void *src, size_t nelems, size_t elem_
     coll_grp_fcollect(&g, dest, src, nelems * elem_size);
 }
 
-void coll_collect_aset(const char *r, void *dest, const void *src, size_t nelems, size_t elem_size,
-                       int PE_start, int logPE_stride, int PE_size, long *pSync)
+void coll_collect_aset(const char *r, coll_total_check_fn check, void *dest, const void *src,
+                       size_t nelems, size_t elem_size, int PE_start, int logPE_stride, int PE_size,
+                       long *pSync)
 {
     struct coll_grp g;
     size_t *offs, o = 0;
@@ -92,9 +92,10 @@ void coll_collect_aset(const char *r, void *dest, const void *src, size_t nelems
             comm_get(g.ctx, &l, coll_aset_pub, sizeof(l), coll_grp_pe(&g, i));
         offs[i] = o;
         offs[PE_size + i] = l;
-        o = ofs_check_add(r, "nelems", nelems, o, l);
+        o = coll_total_add(r, check, dest, nelems, o, l);
     }
-    ofs_check_sym(r, "dest", dest, o);                      /* dest holds every member's block */
+    if (check)
+        check(r, dest, nelems, o, 0);                       /* dest holds every member's block */
     coll_grp_collectv(&g, dest, src, offs, offs + PE_size); /* ends with a barrier */
     free(offs);
 }

@@ -14,7 +14,6 @@
  * Alltoall: pairwise exchange (step s sends to me + s, spreading the targets), linear.
  */
 #include "coll_internal.h"
-#include "ofs_check.h"
 
 #include <stdlib.h>
 
@@ -264,8 +263,9 @@ int coll_fcollect(struct coll_team *team, void *dest, const void *src, size_t ne
 
 /* every member's length, then offsets = exclusive prefix sums; dest must hold the
  * total (checked here: only now is it known) */
-static void collect_offsets(const char *r, struct coll_grp *g, uint64_t *sizes, const void *dest,
-                            size_t nelems, size_t len, size_t *offs, size_t *lens)
+static void collect_offsets(const char *r, coll_total_check_fn check, struct coll_grp *g,
+                            uint64_t *sizes, const void *dest, size_t nelems, size_t len,
+                            size_t *offs, size_t *lens)
 {
     uint64_t mine = len;
     int n = g->size;
@@ -275,13 +275,14 @@ static void collect_offsets(const char *r, struct coll_grp *g, uint64_t *sizes, 
     for (int i = 0; i < n; i++) {
         offs[i] = o;
         lens[i] = sizes[i];
-        o = ofs_check_add(r, "nelems", nelems, o, sizes[i]);
+        o = coll_total_add(r, check, dest, nelems, o, sizes[i]);
     }
-    ofs_check_sym(r, "dest", dest, o);
+    if (check)
+        check(r, dest, nelems, o, 0);
 }
 
-int coll_collect(const char *r, struct coll_team *team, void *dest, const void *src, size_t nelems,
-                 size_t elem_size)
+int coll_collect(const char *r, coll_total_check_fn check, struct coll_team *team, void *dest,
+                 const void *src, size_t nelems, size_t elem_size)
 {
     struct coll_grp *g = coll_team_grp(team);
     int n = g->size;
@@ -289,7 +290,8 @@ int coll_collect(const char *r, struct coll_team *team, void *dest, const void *
 
     if (!offs)
         ofs_fatal(1, "collect: out of host memory");
-    collect_offsets(r, g, (uint64_t *)g->scratch, dest, nelems, nelems * elem_size, offs, offs + n);
+    collect_offsets(r, check, g, (uint64_t *)g->scratch, dest, nelems, nelems * elem_size, offs,
+                    offs + n);
     coll_grp_collectv(g, dest, src, offs, offs + n);
     free(offs);
     return 0;

@@ -106,6 +106,20 @@ struct coll_cfg {
 };
 extern struct coll_cfg coll_cfg OFS_HIDDEN;
 
+/* a + b for a collect's running total; an overflow goes to the API's check (which reports
+ * it and does not return) */
+static inline size_t coll_total_add(const char *r, coll_total_check_fn check, const void *dest,
+                                    size_t nelems, size_t a, size_t b)
+{
+    size_t sum;
+    if (OFS_UNLIKELY(__builtin_add_overflow(a, b, &sum))) {
+        if (check)
+            check(r, dest, nelems, 0, 1);
+        ofs_fatal(1, "%s: the members' blocks add up to more than SIZE_MAX bytes", r);
+    }
+    return sum;
+}
+
 static inline int coll_grp_pe(const struct coll_grp *g, int i)
 {
     return g->members ? g->members[i] : g->start + i * g->stride;
