@@ -4,10 +4,10 @@
  * fence/quiet are memory barriers.  Signals are stored after their data with
  * release semantics.
  *
- * No CMA (process_vm_writev/readv) path: measured with test/performance/perf_cma,
- * a mapped store beats it at every size (8 B: 0.003 vs 3 us; 1 MiB: 48 vs 13 GB/s),
- * and CMA can do neither atomics nor shmem_ptr.  Static data is therefore remapped
- * onto shared memory at init (src/heap/heap_seg.c); see ofishmem_shm(7).
+ * No CMA (process_vm_writev/readv) path: a mapped store beats it at every size
+ * (test/performance/perf_cma; figures in docs/performance.md and ofishmem_shm(7)), and
+ * CMA can do neither atomics nor shmem_ptr.  Static data is therefore remapped onto
+ * shared memory at init (src/heap/heap_seg.c).
  */
 #define _GNU_SOURCE
 #include "transport.h"
