@@ -45,6 +45,10 @@ static OFS_ALWAYS_INLINE int comm_ctx_valid(const struct comm_ctx *ctx)
 ofs_status_t comm_init(void) OFS_HIDDEN;
 void comm_fini(void) OFS_HIDDEN;
 
+/* SHMEM_STATS: point every route at a counting copy of its transport's table
+ * (comm_stats.c; after the transports connected). */
+void comm_stats_routes(const struct transport_ops *const tps[COMM_NTP]) OFS_HIDDEN;
+
 /* Nonzero when every atomic of the job is a CPU atomic (the job is on one node, reached
  * over shm): a same-node word may then be updated through comm_ptr. */
 static inline int comm_amo_by_cpu(void)

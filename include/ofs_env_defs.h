@@ -146,6 +146,14 @@ OFS_ENV(ALLTOALL_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_ALLTOALL_ALGORITHM, "A
 OFS_ENV(COLL_SHM, COLL, BOOL, "1", "",
         "Collectives use shared memory directly for same-node PEs (0: only comm puts and AMOs)")
 
+/* statistics (docs/stats.md) */
+OFS_ENV(STATS, DEBUG, BOOL, "0", "",
+        "Count operations, bytes, protocols, waiting time and target PEs per PE; PE 0 prints the "
+        "table at shmem_finalize and at each shmemx_stats_dump")
+OFS_ENV(STATS_FILE, DEBUG, STRING, "", "",
+        "With SHMEM_STATS: PE 0 also writes the statistics, per PE and aggregated, to this file "
+        "as one JSON document (each dump rewrites it)")
+
 /* old names, still read (with a deprecation warning at init) */
 OFS_ENV_ALIAS(BOUNCE_SIZE, OFI_BOUNCE_SIZE)
 OFS_ENV_ALIAS(BOUNCE_BUFFERS, OFI_BOUNCE_BUFFERS)

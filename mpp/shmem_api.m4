@@ -333,33 +333,40 @@ m4_define(`MF_COLL_T', `m4_dnl
 MD_DEF(`int', `$1_broadcast', `broadcast', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nelems, int PE_root', `team, dest, source, nelems, PE_root',
 `api_chk_bcast("MD_NAME", team, dest, source, nelems, sizeof($2), PE_root);
+    OFS_STATS_SCOPE(OFS_STATS_C_BROADCAST, nelems * sizeof($2), 1);
     return coll_broadcast(team, dest, source, nelems, sizeof($2), PE_root);')m4_dnl
 MD_DEF(`int', `$1_collect', `collect', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nelems', `team, dest, source, nelems',
 `api_chk_collect("MD_NAME", team, dest, source, nelems, sizeof($2));
+    OFS_STATS_SCOPE(OFS_STATS_C_COLLECT, nelems * sizeof($2), 1);
     return coll_collect("MD_NAME", api_collect_total, team, dest, source, nelems, sizeof($2));')m4_dnl
 MD_DEF(`int', `$1_fcollect', `fcollect', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nelems', `team, dest, source, nelems',
 `api_chk_coll_n("MD_NAME", team, dest, source, nelems, sizeof($2), 0);
+    OFS_STATS_SCOPE(OFS_STATS_C_FCOLLECT, nelems * sizeof($2), 1);
     return coll_fcollect(team, dest, source, nelems, sizeof($2));')m4_dnl
 MD_DEF(`int', `$1_alltoall', `alltoall', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nelems', `team, dest, source, nelems',
 `api_chk_coll_n("MD_NAME", team, dest, source, nelems, sizeof($2), 1);
+    OFS_STATS_SCOPE(OFS_STATS_C_ALLTOALL, nelems * sizeof($2), 1);
     return coll_alltoall(team, dest, source, nelems, sizeof($2));')m4_dnl
 MD_DEF(`int', `$1_alltoalls', `alltoalls', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems', `team, dest, source, dst, sst, nelems',
 `api_chk_coll_s("MD_NAME", team, dest, source, dst, sst, nelems, sizeof($2));
+    OFS_STATS_SCOPE(OFS_STATS_C_ALLTOALLS, nelems * sizeof($2), 1);
     return coll_alltoalls(team, dest, source, dst, sst, nelems, sizeof($2));')m4_dnl
 ')
 # $6 op name, $7 COLL_OP_ suffix
 m4_define(`MF_REDUCE1', `MD_DEF(`int', `$1_$6_reduce', `$6_reduce', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nreduce', `team, dest, source, nreduce',
 `api_chk_reduce("MD_NAME", team, dest, source, nreduce, sizeof($2), "nreduce");
+    OFS_STATS_SCOPE(OFS_STATS_C_REDUCE, nreduce * sizeof($2), 1);
     return coll_reduce(team, dest, source, nreduce, COLL_OP_$7, COLL_T_$4);')')
 m4_define(`MF_TOALL1', `MD_DEF(`void', `$1_$6_to_all', `', 0, `', `$2',
 `$2 *dest, const $2 *source, int nreduce, int PE_start, int logPE_stride, int PE_size, $2 *pWrk, long *pSync',
 `dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync',
 `api_chk_to_all("MD_NAME", dest, source, nreduce, sizeof($2), PE_start, logPE_stride, PE_size, pWrk, pSync);
+    OFS_STATS_SCOPE(OFS_STATS_C_REDUCE, (size_t)nreduce * sizeof($2), 1);
     coll_reduce_aset(dest, source, nreduce, COLL_OP_$7, COLL_T_$4, PE_start, logPE_stride, PE_size, pWrk, pSync);')')
 m4_define(`MF_RED_BIT', `MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `and', `AND')MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `or', `OR')MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `xor', `XOR')')
 m4_define(`MF_RED_MINMAX', `MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `max', `MAX')MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `min', `MIN')')
@@ -368,6 +375,7 @@ m4_define(`MF_RED_ARITH', `MF_REDUCE1(`$1', `$2', `$3', `$4', `$5', `sum', `SUM'
 m4_define(`MF_SCAN1', `MD_DEF(`int', `$1_sum_$6', `sum_$6', 1, `$5', `$2',
 `shmem_team_t team, $2 *dest, const $2 *source, size_t nelems', `team, dest, source, nelems',
 `api_chk_reduce("MD_NAME", team, dest, source, nelems, sizeof($2), "nelems");
+    OFS_STATS_SCOPE(OFS_STATS_C_SCAN, nelems * sizeof($2), 1);
     return coll_scan(team, dest, source, nelems, COLL_T_$4, $7);')')
 m4_define(`MF_SCAN', `MF_SCAN1(`$1', `$2', `$3', `$4', `$5', `inscan', 0)MF_SCAN1(`$1', `$2', `$3', `$4', `$5', `exscan', 1)')
 m4_define(`MF_TOALL_BIT', `MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `and', `AND')MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `or', `OR')MF_TOALL1(`$1', `$2', `$3', `$4', `$5', `xor', `XOR')')
@@ -381,26 +389,31 @@ MD_DEF(`void', `broadcast$1', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync',
 `dest, source, nelems, PE_root, PE_start, logPE_stride, PE_size, pSync',
 `api_chk_bcast_aset("MD_NAME", dest, source, nelems, $2, PE_root, PE_start, logPE_stride, PE_size, pSync);
+    OFS_STATS_SCOPE(OFS_STATS_C_BROADCAST, nelems * $2, 1);
     coll_broadcast_aset(dest, source, nelems, $2, PE_root, PE_start, logPE_stride, PE_size, pSync);')m4_dnl
 MD_DEF(`void', `collect$1', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync',
 `dest, source, nelems, PE_start, logPE_stride, PE_size, pSync',
 `api_chk_collect_aset("MD_NAME", dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);
+    OFS_STATS_SCOPE(OFS_STATS_C_COLLECT, nelems * $2, 1);
     coll_collect_aset("MD_NAME", api_collect_total, dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);')m4_dnl
 MD_DEF(`void', `fcollect$1', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync',
 `dest, source, nelems, PE_start, logPE_stride, PE_size, pSync',
 `api_chk_fcollect_aset("MD_NAME", dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);
+    OFS_STATS_SCOPE(OFS_STATS_C_FCOLLECT, nelems * $2, 1);
     coll_fcollect_aset(dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);')m4_dnl
 MD_DEF(`void', `alltoall$1', `', 0, `', `void',
 `void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync',
 `dest, source, nelems, PE_start, logPE_stride, PE_size, pSync',
 `api_chk_alltoall_aset("MD_NAME", dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);
+    OFS_STATS_SCOPE(OFS_STATS_C_ALLTOALL, nelems * $2, 1);
     coll_alltoall_aset(dest, source, nelems, $2, PE_start, logPE_stride, PE_size, pSync);')m4_dnl
 MD_DEF(`void', `alltoalls$1', `', 0, `', `void',
 `void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync',
 `dest, source, dst, sst, nelems, PE_start, logPE_stride, PE_size, pSync',
 `api_chk_alltoalls_aset("MD_NAME", dest, source, dst, sst, nelems, $2, PE_start, logPE_stride, PE_size, pSync);
+    OFS_STATS_SCOPE(OFS_STATS_C_ALLTOALLS, nelems * $2, 1);
     coll_alltoalls_aset(dest, source, dst, sst, nelems, $2, PE_start, logPE_stride, PE_size, pSync);')m4_dnl
 ')
 

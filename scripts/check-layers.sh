@@ -32,6 +32,7 @@ ofs_config.h   util
 ofs_env_defs.h util
 ofs_handle.h   util
 ofs_backoff.h  util
+ofs_stats.h    util
 rt.h           runtime
 heap.h         heap
 comm_types.h   transport

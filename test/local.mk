@@ -9,6 +9,7 @@ check-local: $(check_PROGRAMS)
 
 include test/unit/local.mk
 include test/functional/local.mk
+include test/functional/stats.mk
 include test/reliability/local.mk
 include test/multinode/local.mk
 

@@ -10,6 +10,7 @@
 #include "ofs_api.h"
 #include "shmem.h"
 #include "pshmem.h"
+#include "ofs_stats.h"
 
 #define API_CMP_NE SHMEM_CMP_NE
 

@@ -179,6 +179,7 @@ OFS_API int pshmem_broadcastmem(shmem_team_t team, void *dest, const void *sourc
                                 int PE_root)
 {
     api_chk_bcast("shmem_broadcastmem", team, dest, source, nelems, 1, PE_root);
+    OFS_STATS_SCOPE(OFS_STATS_C_BROADCAST, nelems, 1);
     return coll_broadcast(team, dest, source, nelems, 1, PE_root);
 }
 OFS_WEAK_ALIAS(shmem_broadcastmem)
@@ -186,6 +187,7 @@ OFS_WEAK_ALIAS(shmem_broadcastmem)
 OFS_API int pshmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
     api_chk_collect("shmem_collectmem", team, dest, source, nelems, 1);
+    OFS_STATS_SCOPE(OFS_STATS_C_COLLECT, nelems, 1);
     return coll_collect("shmem_collectmem", api_collect_total, team, dest, source, nelems, 1);
 }
 OFS_WEAK_ALIAS(shmem_collectmem)
@@ -193,6 +195,7 @@ OFS_WEAK_ALIAS(shmem_collectmem)
 OFS_API int pshmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
     api_chk_coll_n("shmem_fcollectmem", team, dest, source, nelems, 1, 0);
+    OFS_STATS_SCOPE(OFS_STATS_C_FCOLLECT, nelems, 1);
     return coll_fcollect(team, dest, source, nelems, 1);
 }
 OFS_WEAK_ALIAS(shmem_fcollectmem)
@@ -200,6 +203,7 @@ OFS_WEAK_ALIAS(shmem_fcollectmem)
 OFS_API int pshmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
     api_chk_coll_n("shmem_alltoallmem", team, dest, source, nelems, 1, 1);
+    OFS_STATS_SCOPE(OFS_STATS_C_ALLTOALL, nelems, 1);
     return coll_alltoall(team, dest, source, nelems, 1);
 }
 OFS_WEAK_ALIAS(shmem_alltoallmem)
@@ -208,6 +212,7 @@ OFS_API int pshmem_alltoallsmem(shmem_team_t team, void *dest, const void *sourc
                                 ptrdiff_t sst, size_t nelems)
 {
     api_chk_coll_s("shmem_alltoallsmem", team, dest, source, dst, sst, nelems, 1);
+    OFS_STATS_SCOPE(OFS_STATS_C_ALLTOALLS, nelems, 1);
     return coll_alltoalls(team, dest, source, dst, sst, nelems, 1);
 }
 OFS_WEAK_ALIAS(shmem_alltoallsmem)
@@ -226,6 +231,7 @@ _Static_assert(SHMEM_BCAST_SYNC_SIZE >= 18 && SHMEM_BARRIER_SYNC_SIZE >= 18 &&
 OFS_API void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     api_chk_aset("shmem_barrier", PE_start, logPE_stride, PE_size, pSync, SHMEM_BARRIER_SYNC_SIZE);
+    OFS_STATS_SCOPE(OFS_STATS_C_BARRIER, 0, 1);
     coll_barrier_aset(PE_start, logPE_stride, PE_size, pSync);
 }
 OFS_WEAK_ALIAS(shmem_barrier)
@@ -233,6 +239,7 @@ OFS_WEAK_ALIAS(shmem_barrier)
 OFS_API void pshmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     api_chk_aset("shmem_sync", PE_start, logPE_stride, PE_size, pSync, SHMEM_SYNC_SIZE);
+    OFS_STATS_SCOPE(OFS_STATS_C_SYNC, 0, 1);
     coll_sync_aset(PE_start, logPE_stride, PE_size, pSync);
 }
 OFS_WEAK_ALIAS(shmem_sync)

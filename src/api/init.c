@@ -12,6 +12,7 @@
 #include "comm.h"
 #include "coll.h"
 #include "init.h"
+#include "ofs_stats.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -70,6 +71,7 @@ ofs_status_t ofs_init(int requested_thread_level)
     if (st != OFS_OK)
         goto err_rt;
     init_oversubscribed();
+    ofs_stats_start(ofs_g.params.STATS);
     st = heap_init();
     if (st != OFS_OK)
         goto err_rt;
@@ -117,6 +119,7 @@ void ofs_finalize(void)
 
     if (!ofs_g.initialized || ofs_g.finalized)
         return;
+    api_stats_finalize(); /* SHMEM_STATS: the last dump, while every PE still answers */
     coll_barrier_all();
     ofs_g.finalizing = 1;
     /* No PE closes an endpoint before every PE has left that barrier.  A PE leaves it

@@ -17,6 +17,9 @@ void ofs_global_exit(int status) OFS_NORETURN OFS_HIDDEN;
 ofs_status_t init_agree_publish(int node_pes) OFS_HIDDEN;
 ofs_status_t init_agree_check(void) OFS_HIDDEN;
 
+/* stats.c: SHMEM_STATS's dump at finalize (collective; nothing when statistics are off) */
+void api_stats_finalize(void) OFS_HIDDEN;
+
 /* init_exit.c: finalize at exit a program that did not, at most once per process */
 void init_exit_register(void) OFS_HIDDEN;
 

@@ -39,6 +39,7 @@ static const struct init_agree {
     { "REDUCE_ALGORITHM", AGREE_ENUM, offsetof(struct ofs_params, REDUCE_ALGORITHM) },
     { "COLLECT_ALGORITHM", AGREE_ENUM, offsetof(struct ofs_params, COLLECT_ALGORITHM) },
     { "ALLTOALL_ALGORITHM", AGREE_ENUM, offsetof(struct ofs_params, ALLTOALL_ALGORITHM) },
+    { "STATS", AGREE_BOOL, offsetof(struct ofs_params, STATS) }, /* the dump is collective */
 };
 #define AGREE_N (sizeof(init_agree_tab) / sizeof(init_agree_tab[0]))
 #define AGREE_VAL 32 /* longer values (not valid for any of them) compare truncated */

@@ -23,3 +23,4 @@ src/api/gen_sync.c: $(API_GEN_DEPS)
 	$(API_GEN_RUN) -DGROUP=SYNC $(srcdir)/src/api/api_gen.c.m4 > $@.tmp && mv $@.tmp $@
 src/api/gen_coll.c: $(API_GEN_DEPS)
 	$(API_GEN_RUN) -DGROUP=COLL $(srcdir)/src/api/api_gen.c.m4 > $@.tmp && mv $@.tmp $@
+libsma_core_la_SOURCES += src/api/stats.c

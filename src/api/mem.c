@@ -7,6 +7,7 @@
 #include "ofs_api.h"
 #include "shmem.h"
 #include "pshmem.h"
+#include "ofs_stats.h"
 
 #include <string.h>
 
@@ -39,6 +40,7 @@ static void *mem_alloc(const char *routine, size_t size, size_t align, int zero)
     void *p;
 
     ofs_check_init(routine);
+    OFS_STATS_SCOPE(OFS_STATS_C_NONE, 0, 0);
     coll_barrier_all(); /* no PE may still be using memory a previous free released */
     if (size == 0)
         return NULL;
@@ -93,6 +95,7 @@ OFS_WEAK_ALIAS(shmem_align)
 OFS_API void pshmem_free(void *ptr)
 {
     ofs_check_init("shmem_free");
+    OFS_STATS_SCOPE(OFS_STATS_C_NONE, 0, 0);
     coll_barrier_all();
     if (ptr && heap_free(ptr) != OFS_OK)
         mem_bad_ptr("shmem_free", ptr);
@@ -104,6 +107,7 @@ OFS_API void *pshmem_realloc(void *ptr, size_t size)
     void *p;
 
     ofs_check_init("shmem_realloc");
+    OFS_STATS_SCOPE(OFS_STATS_C_NONE, 0, 0);
     coll_barrier_all();
     if (ptr && !heap_live(ptr))
         mem_bad_ptr("shmem_realloc", ptr);

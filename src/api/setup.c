@@ -2,6 +2,7 @@
 #include "ofs_api.h"
 #include "shmem.h"
 #include "pshmem.h"
+#include "ofs_stats.h"
 #include "init.h"
 
 #include <stdio.h>
@@ -125,6 +126,7 @@ OFS_WEAK_ALIAS(shmem_info_get_name)
 OFS_API void pshmem_barrier_all(void)
 {
     ofs_check_init("shmem_barrier_all");
+    OFS_STATS_SCOPE(OFS_STATS_C_BARRIER, 0, 1);
     coll_barrier_all();
 }
 OFS_WEAK_ALIAS(shmem_barrier_all)
@@ -132,6 +134,7 @@ OFS_WEAK_ALIAS(shmem_barrier_all)
 OFS_API void pshmem_sync_all(void)
 {
     ofs_check_init("shmem_sync_all");
+    OFS_STATS_SCOPE(OFS_STATS_C_SYNC, 0, 1);
     coll_sync_all();
 }
 OFS_WEAK_ALIAS(shmem_sync_all)
@@ -139,6 +142,7 @@ OFS_WEAK_ALIAS(shmem_sync_all)
 OFS_API void pshmem_quiet(void)
 {
     ofs_check_init("shmem_quiet");
+    OFS_STATS_SCOPE(OFS_STATS_C_QUIET, 0, comm_g.tp_active[COMM_TP_OFI]);
     comm_quiet(COMM_CTX_DEFAULT);
 }
 OFS_WEAK_ALIAS(shmem_quiet)
@@ -176,6 +180,7 @@ OFS_API void pshmem_ctx_quiet(shmem_ctx_t ctx)
     if (OFS_UNLIKELY(ctx == SHMEM_CTX_INVALID))
         return; /* spec: a no-op on SHMEM_CTX_INVALID */
     ofs_check_ctx("shmem_ctx_quiet", ofs_ctx(ctx));
+    OFS_STATS_SCOPE(OFS_STATS_C_QUIET, 0, comm_g.tp_active[COMM_TP_OFI]);
     comm_quiet(ofs_ctx(ctx));
 }
 OFS_WEAK_ALIAS(shmem_ctx_quiet)

@@ -2,6 +2,7 @@
 #include "ofs_api.h"
 #include "shmem.h"
 #include "pshmem.h"
+#include "ofs_stats.h"
 
 static int team_nctx(const shmem_team_config_t *config, long mask)
 {
@@ -121,6 +122,7 @@ OFS_API int pshmem_team_sync(shmem_team_t team)
     if (team == SHMEM_TEAM_INVALID)
         ofs_bad_team("shmem_team_sync", "team", team);
     ofs_check_team("shmem_team_sync", "team", team);
+    OFS_STATS_SCOPE(OFS_STATS_C_SYNC, 0, 1);
     return coll_team_sync(team);
 }
 OFS_WEAK_ALIAS(shmem_team_sync)

@@ -9,6 +9,7 @@
  */
 #include "comm.h"
 #include "rt.h"
+#include "ofs_stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,8 @@ ofs_status_t comm_init(void)
         COMM_CTX_DEFAULT->magic = COMM_CTX_LIVE;
     for (t = 0; t < COMM_NTP; t++)
         free(peers[t]);
+    if (st == OFS_OK && ofs_stats_enabled)
+        comm_stats_routes(comm_tps);
     if (st == OFS_OK) {
         ofs_log_debug("routes: same-node PEs over %s, others over ofi; atomics by %s",
                       ofs_param_word(OFS_PARAM_LOCAL_TRANSPORT, ofs_g.params.LOCAL_TRANSPORT),
@@ -292,7 +295,7 @@ void *comm_ptr(const void *addr, int pe)
 
     if (pe == ofs_g.my_pe)
         return (void *)addr;
-    if (comm_g.rma[pe] != &shm_transport_ops)
+    if (comm_g.rma[pe]->ptr != shm_transport_ops.ptr) /* SHMEM_STATS: a counting copy */
         return NULL;
     s = heap_seg_of(addr, 1, &off);
     return s < 0 ? NULL : shm_transport_ops.ptr(s, off, pe);

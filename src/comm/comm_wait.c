@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "comm.h"
 #include "ofs_backoff.h"
+#include "ofs_stats.h"
 
 #include <sched.h>
 #include <string.h>
@@ -31,6 +32,7 @@ static void comm_wait_stop(int how)
 void comm_wait_end(void)
 {
     comm_wait_stop(TP_ATTEND_END);
+    ofs_stats_wait_end();
 }
 
 void comm_wait_backoff(unsigned *iter)
@@ -41,6 +43,8 @@ void comm_wait_backoff(unsigned *iter)
     if (!comm_waiting) {
         comm_waiting = 1;
         comm_attend(TP_ATTEND_START);
+        if (OFS_UNLIKELY(ofs_stats_on))
+            ofs_stats_wait_begin();
     }
     comm_progress();
     if (i >= ofs_backoff_spins() && comm_traffic()) {
@@ -75,6 +79,7 @@ int comm_wait_nap_due(unsigned *iter)
  * ofi_attend; docs/waiting.md). */
 void comm_test_poll(void)
 {
+    OFS_STATS_COUNT(OFS_STATS_I_TEST_MISS);
     comm_progress();
     if (!comm_waiting) {
         comm_attend(TP_ATTEND_START);

@@ -5,6 +5,7 @@
  * engine (ofi_ctx.c); -FI_EAGAIN drives progress and retries.
  */
 #include "ofi_ctx.h"
+#include "ofs_stats.h"
 
 #include <string.h>
 #include <sys/uio.h>
@@ -132,13 +133,20 @@ static inline void ofi_put_body(struct ofi_ctx *c, int seg, size_t off, const vo
         ofi_ctx_mark(c, pe);
     switch (ofi_put_proto_select(len, &ofi_g.proto.thresh)) {
     case OFI_PUT_INJECT:
+        OFS_STATS_PROTO(OFS_STATS_INJECT, len);
         if (pc == OFI_PUTC_DELIVERY)
             ofi_put_inject_dc(c, src, len, pe, raddr, key);
         else
             ofi_put_inject(c, src, len, pe, raddr, key);
         break;
-    case OFI_PUT_BOUNCE: ofi_put_bounce(c, src, len, pe, raddr, key); break;
-    default: ofi_put_large(c, src, len, pe, raddr, key, blocking); break;
+    case OFI_PUT_BOUNCE:
+        OFS_STATS_PROTO(OFS_STATS_BOUNCE, len);
+        ofi_put_bounce(c, src, len, pe, raddr, key);
+        break;
+    default:
+        OFS_STATS_PROTO(OFS_STATS_ZCOPY, len);
+        ofi_put_large(c, src, len, pe, raddr, key, blocking);
+        break;
     }
 }
 
