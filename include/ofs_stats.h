@@ -82,7 +82,10 @@ struct ofs_stats_block {
 extern int ofs_stats_on OFS_HIDDEN;
 /* SHMEM_STATS was set at init (the dump's own traffic pauses ofs_stats_on). */
 extern int ofs_stats_enabled OFS_HIDDEN;
-extern __thread struct ofs_stats_block *ofs_stats_tls OFS_HIDDEN;
+/* initial-exec: one pointer of the static TLS surplus that glibc keeps for dlopen, read
+ * without a call to __tls_get_addr */
+extern __thread struct ofs_stats_block *ofs_stats_tls OFS_HIDDEN
+    __attribute__((tls_model("initial-exec")));
 
 struct ofs_stats_block *ofs_stats_block_new(void) OFS_HIDDEN;
 static inline struct ofs_stats_block *ofs_stats_me(void)
@@ -94,7 +97,23 @@ static inline struct ofs_stats_block *ofs_stats_me(void)
 /* ---- the hooks: one line each, all behind ofs_stats_on ---- */
 
 /* A put/get/AMO/signal of len bytes to pe by route (the comm layer's counting routes). */
-void ofs_stats_rma(int kind, int route, size_t len, int pe) OFS_HIDDEN;
+void ofs_stats_top_add(struct ofs_stats_block *b, int pe, uint64_t len) OFS_HIDDEN;
+static inline void ofs_stats_rma(int kind, int route, size_t len, int pe)
+{
+    struct ofs_stats_block *b = ofs_stats_me();
+
+    if (OFS_UNLIKELY(b->depth)) {
+        b->v[OFS_STATS_I_INTERNAL(route, 0)]++;
+        b->v[OFS_STATS_I_INTERNAL(route, 1)] += len;
+        return;
+    }
+    b->v[OFS_STATS_I_RMA(kind, route, 0)]++;
+    b->v[OFS_STATS_I_RMA(kind, route, 1)] += len;
+    if (OFS_LIKELY(b->pe_bytes != NULL))
+        b->pe_bytes[pe] += len;
+    else
+        ofs_stats_top_add(b, pe, len);
+}
 /* An OFI put sent by protocol p (outside collectives). */
 #define OFS_STATS_PROTO(p, len)          \
     do {                                 \

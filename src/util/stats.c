@@ -13,7 +13,7 @@
 
 int ofs_stats_on;
 int ofs_stats_enabled;
-__thread struct ofs_stats_block *ofs_stats_tls;
+__thread struct ofs_stats_block *ofs_stats_tls __attribute__((tls_model("initial-exec")));
 
 static struct ofs_stats_block *stats_list;
 static pthread_mutex_t stats_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -116,7 +116,7 @@ struct ofs_stats_block *ofs_stats_block_new(void)
 
 /* space-saving heavy hitters: the PE's entry, a free one, or the smallest replaced
  * (its bytes kept: an over-estimate, never an under-estimate) */
-static void stats_top_add(struct ofs_stats_block *b, int pe, uint64_t len)
+void ofs_stats_top_add(struct ofs_stats_block *b, int pe, uint64_t len)
 {
     int min = 0;
 
@@ -131,23 +131,6 @@ static void stats_top_add(struct ofs_stats_block *b, int pe, uint64_t len)
     }
     b->top_pe[min] = (uint64_t)pe;
     b->top_bytes[min] += len;
-}
-
-void ofs_stats_rma(int kind, int route, size_t len, int pe)
-{
-    struct ofs_stats_block *b = ofs_stats_me();
-
-    if (b->depth) {
-        b->v[OFS_STATS_I_INTERNAL(route, 0)]++;
-        b->v[OFS_STATS_I_INTERNAL(route, 1)] += len;
-        return;
-    }
-    b->v[OFS_STATS_I_RMA(kind, route, 0)]++;
-    b->v[OFS_STATS_I_RMA(kind, route, 1)] += len;
-    if (b->pe_bytes)
-        b->pe_bytes[pe] += len;
-    else
-        stats_top_add(b, pe, len);
 }
 
 void ofs_stats_proto_add(int p, size_t len)
