@@ -69,7 +69,7 @@ enum ofs_stats_coll {
 #define OFS_STATS_TOP 16
 
 struct ofs_stats_block {
-    uint64_t v[OFS_STATS_N];
+    uint64_t v[OFS_STATS_N];        /* the .ns ones in clock ticks until ofs_stats_snapshot */
     uint64_t *pe_bytes;             /* n_pes entries (n_pes <= OFS_STATS_PE_EXACT) */
     uint64_t top_pe[OFS_STATS_TOP]; /* else: the heavy hitters (pe, bytes) */
     uint64_t top_bytes[OFS_STATS_TOP];
