@@ -2,3 +2,4 @@ noinst_HEADERS += include/ofs.h include/ofs_env_defs.h include/ofs_check.h inclu
 	include/rt.h include/heap.h include/comm.h include/comm_types.h include/transport.h \
 	include/coll.h
 noinst_HEADERS += include/ofs_handle.h include/ofs_backoff.h
+noinst_HEADERS += include/ofs_stats.h

@@ -3,7 +3,8 @@
  * T: 10 puts of 8 B, 5 of 16 KiB, 2 of 256 KiB, 7 gets of 100 B, 3 fetch-adds, 2
  * put-with-signal of 64 B, then a flag put that T waits for (PE 0 sleeps first, so T's
  * one wait_until waits); every PE then runs 4 broadcasts of 16 B, one sum reduction of
- * 4 longs and shmemx_stats_dump; after the dump PE 0 puts 8 B once more. */
+ * 4 longs and shmemx_stats_dump; after the dump PE 0 resets its counters and puts 8 B
+ * once more. */
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdio.h>
@@ -48,8 +49,10 @@ int main(void)
         shmem_broadcastmem(SHMEM_TEAM_WORLD, bdst, bsrc, sizeof(bsrc), 0);
     shmem_long_sum_reduce(SHMEM_TEAM_WORLD, red_dst, red_src, 4);
     shmemx_stats_dump();
-    if (me == 0)
+    if (me == 0) {
+        shmemx_stats_reset(); /* local: PE 0's counters only, from here on */
         shmem_putmem(small, local, 8, t);
+    }
     shmem_barrier_all();
     printf("PE %d done\n", me);
     shmem_finalize();
