@@ -20,3 +20,5 @@ test_functional_v16_api_LDADD = $(TEST_LDADD)
 test_functional_ctx_team_pe_LDADD = $(TEST_LDADD)
 test_functional_no_finalize_LDADD = $(TEST_LDADD)
 test_functional_wait_end_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += test/functional/nbc_coll
+test_functional_nbc_coll_LDADD = $(TEST_LDADD)
