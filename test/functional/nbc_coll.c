@@ -22,7 +22,12 @@ static void fill(long *a, size_t n, int salt)
 
 static int same(const long *a, const long *b, size_t n)
 {
-    return memcmp(a, b, n * sizeof(long)) == 0;
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) {
+            fprintf(stderr, "PE %d: element %zu of %zu: %ld, expected %ld\n", me, i, n, a[i], b[i]);
+            return 0;
+        }
+    return 1;
 }
 
 static void wait_or_test(shmemx_req_h *r, int use_test)
@@ -50,6 +55,7 @@ static void families(shmem_team_t t, int use_test)
         fill(src[i], N * 8, i);
     /* broadcast from the last member, fcollect, alltoall, sum: four outstanding at once */
     memset(dst, 0, sizeof(dst));
+    memset(ref, 0, sizeof(ref)); /* before the sync: blocking forms may write it early */
     shmem_team_sync(t);
     CHECK(shmemx_long_broadcast_nb(t, dst[0], src[0], N, n - 1, &r[0]) == 0);
     CHECK(shmemx_long_fcollect_nb(t, dst[1], src[1], k, &r[1]) == 0);
@@ -57,7 +63,6 @@ static void families(shmem_team_t t, int use_test)
     CHECK(shmemx_long_sum_reduce_nb(t, dst[3], src[3], N, &r[3]) == 0);
     for (int i = 3; i >= 0; i--) /* completed in any order */
         wait_or_test(&r[i], use_test);
-    memset(ref, 0, sizeof(ref));
     shmem_long_broadcast(t, ref[0], src[0], N, n - 1);
     shmem_long_fcollect(t, ref[1], src[1], k);
     shmem_long_alltoall(t, ref[2], src[2], k);
@@ -90,6 +95,7 @@ static void families(shmem_team_t t, int use_test)
 
     memset(dst, 0, sizeof(dst));
     memset(ref, 0, sizeof(ref));
+    fill(ref[3], N, 3);
     shmem_team_sync(t);
     CHECK(shmemx_long_max_reduce_nb(t, dst[0], src[0], N, &r[0]) == 0);
     CHECK(shmemx_int64_xor_reduce_nb(t, (int64_t *)dst[1], (int64_t *)src[1], N, &r[1]) == 0);
@@ -104,7 +110,6 @@ static void families(shmem_team_t t, int use_test)
     shmem_long_max_reduce(t, ref[0], src[0], N);
     shmem_int64_xor_reduce(t, (int64_t *)ref[1], (int64_t *)src[1], N);
     shmem_double_sum_reduce(t, dref, dsrc, N);
-    fill(ref[3], N, 3);
     shmem_long_min_reduce(t, ref[3], ref[3], N);
     shmem_broadcastmem(t, ref[2], src[2], 100, 0);
     CHECK(same(dst[0], ref[0], N));
