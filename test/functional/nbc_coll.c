@@ -168,7 +168,12 @@ static int progress(void)
         s[i] = me * 100 + i;
     shmem_barrier_all();
     t0 = now();
-    /* the sync needs PE 0 to take its rounds, and the alltoall starts after it */
+    /* the others post 0.1 s after PE 0, so PE 0 finds nothing to do while it posts: the
+     * sync needs it to take its rounds later, and the alltoall starts after the sync */
+    if (me != 0) {
+        struct timespec ts = { 0, 100000000 };
+        nanosleep(&ts, NULL);
+    }
     CHECK(shmemx_team_sync_nb(SHMEM_TEAM_WORLD, &rs) == 0);
     CHECK(shmemx_long_alltoall_nb(SHMEM_TEAM_WORLD, d, s, 64, &r) == 0);
     if (me == 0) {
