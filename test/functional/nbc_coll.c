@@ -135,7 +135,7 @@ static void two_teams(void)
         a[i] = me + i;
     CHECK(shmemx_long_sum_reduce_nb(even, b, a, N, &r1) == 0);
     CHECK(shmemx_sum_reduce_nb(all2, c, a, N, &r2) == 0); /* C11 generic */
-    shmem_long_max_reduce(SHMEM_TEAM_WORLD, w, a, N); /* blocking, another team */
+    shmem_long_max_reduce(SHMEM_TEAM_WORLD, w, a, N);     /* blocking, another team */
     CHECK(shmemx_req_wait(&r2) == 0);
     CHECK(shmemx_req_wait(&r1) == 0);
     shmem_long_sum_reduce(even, e, a, N);
