@@ -37,7 +37,9 @@ enum nbc_op_kind {
     NBC_OP_IGET,   /* strided: nel elements of es bytes, strides dstr/sstr (elements) */
     NBC_OP_GETV,   /* collect: member peer's block; lens[] in elements, offset computed */
     NBC_OP_COPY,   /* local memmove */
-    NBC_OP_REDUCE, /* dst[i] = dst[i] op src[i], nel elements of type */
+    NBC_OP_REDUCE, /* dst[i] = dst[i] op src[i], nel elements of type; with cls = 1, src
+                    * is symmetric on member peer: read in place where it is mapped (shm),
+                    * else fetched into buf first */
 };
 
 struct nbc_op {
@@ -52,6 +54,7 @@ struct nbc_op {
     size_t nel, es; /* IGET, GETV, REDUCE */
     ptrdiff_t dstr, sstr;
     const uint64_t *lens; /* GETV */
+    char *buf;            /* REDUCE from a member without a mapping */
 };
 
 /* per-team engine state (local), by the team's slot */
@@ -68,8 +71,9 @@ struct nbc_sched {
     uint32_t *deps;
     uint32_t ndeps, dcap;
     uint32_t first; /* ops before it all completed */
-    void *tmp;      /* private buffers of the request */
-    size_t mem;     /* bytes held (SHMEM_NBC_MEM_MAX) */
+    void *tmp;      /* private buffers of the request (from nbc_tmp_get) */
+    size_t tmp_len;
+    size_t mem; /* bytes held (SHMEM_NBC_MEM_MAX) */
 };
 
 #define NBC_REQ_LIVE 0x6f6e6263u /* "onbc" */
@@ -96,6 +100,9 @@ int nbc_add_wait(struct nbc_sched *s, struct nbc_team *nt, int cls, int peer, in
 ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a) OFS_HIDDEN;
 
 /* ---- engine (nbc_engine.c) ---- */
+/* len bytes of private memory for s->tmp (s->tmp_len set): a buffer that an earlier
+ * request released is reused (a fresh large malloc costs page faults every time) */
+void *nbc_tmp_get(struct nbc_sched *s, size_t len) OFS_HIDDEN;
 /* the published length word of my copy of the team's slot (collect) */
 uint64_t *nbc_pub(struct nbc_team *nt) OFS_HIDDEN;
 

@@ -20,6 +20,11 @@
 
 #include <stdlib.h>
 
+/* reductions from this many bytes on 3 members or more: reduce-scatter + allgather (below,
+ * and on 2 members, which move as many bytes either way: every member folds every source,
+ * in fewer steps) */
+#define NBC_REDUCE_RS_MIN 4096
+
 static int grow(void **p, uint32_t *cap, size_t elem)
 {
     uint32_t ncap = *cap ? *cap * 2 : 16;
@@ -116,6 +121,85 @@ static int read_from(struct nbc_sched *s, struct nbc_team *nt, struct nbc_op *rd
     return g;
 }
 
+/* Reduce of a long vector: reduce-scatter then allgather, both by get.  Member i folds
+ * slice i of every source (in member order) into private memory, copies it into its own
+ * dest and says READY again; every member then gets slice j from member j's dest once j
+ * said so and once j has read slice j of its source (dest may be source).  2 x len bytes
+ * move per member instead of n x len, and each folds len / n bytes. */
+static int build_reduce_rs(struct nbc_sched *s, struct nbc_team *nt, const struct coll_nbc_args *a)
+{
+    int n = nt->team->size, me = nt->team->my_pe, prev = -1, cp;
+    size_t es = a->es, base = a->nelems / (size_t)n, extra = a->nelems % (size_t)n;
+    size_t cnt_me = base + ((size_t)me < extra), off_me, len_me = cnt_me * es;
+    char *dest = a->dest, *acc, *bufs;
+    const char *src = a->src;
+#define SLICE_OFF(i) ((size_t)(i)*base + ((size_t)(i) < extra ? (size_t)(i) : extra))
+
+    off_me = SLICE_OFF(me);
+    if (!nbc_tmp_get(s, 2 * len_me)) /* the fold, and a fetched slice where not mapped */
+        return -1;
+    s->mem += 2 * len_me;
+    acc = s->tmp;
+    bufs = acc + len_me;
+    for (int j = 0; j < n; j++)
+        if (j != me && add_sig(s, NBC_C_READY, j, -1) < 0)
+            return -1;
+    /* fold slice me of every source in member order, each read where it lies once its
+     * owner said READY (in place through shared memory when mapped), then answer DATA */
+    for (int j = 0; j < n; j++) {
+        int deps[2] = { prev, -1 };
+        if (j != me && (deps[1] = nbc_add_wait(s, nt, NBC_C_READY, j, 0, NULL)) < 0)
+            return -1;
+        if (j == 0 && j == me) {
+            prev = add_copy(s, acc, src + off_me * es, len_me, 2, deps);
+        } else if (j == 0) {
+            struct nbc_op rd = {
+                .kind = NBC_OP_GET, .dst = acc, .src = src + off_me * es, .len = len_me, .peer = j
+            };
+            prev = nbc_add(s, &rd, 2, deps);
+        } else {
+            struct nbc_op r = { .kind = NBC_OP_REDUCE,
+                                .dst = acc,
+                                .src = src + off_me * es,
+                                .nel = cnt_me,
+                                .rop = (uint8_t)a->op,
+                                .rtype = (uint8_t)a->type,
+                                .cls = j != me,
+                                .peer = j,
+                                .buf = bufs };
+            prev = nbc_add(s, &r, 2, deps);
+        }
+        if (prev < 0 || (j != me && add_sig(s, NBC_C_DATA, j, prev) < 0))
+            return -1;
+    }
+    cp = len_me ? add_copy(s, dest + off_me * es, acc, len_me, 1, &prev) : prev;
+    if (len_me && cp < 0)
+        return -1;
+    for (int j = 0; j < n; j++)
+        if (j != me && add_sig(s, NBC_C_READY, j, cp) < 0)
+            return -1;
+    for (int k = 1; k < n; k++) {
+        int j = (me + k) % n, deps[2], g;
+        size_t cnt_j = base + ((size_t)j < extra);
+        struct nbc_op rd = { .kind = NBC_OP_GET,
+                             .dst = dest + SLICE_OFF(j) * es,
+                             .src = dest + SLICE_OFF(j) * es,
+                             .len = cnt_j * es,
+                             .peer = j };
+        deps[0] = nbc_add_wait(s, nt, NBC_C_DATA, j, 0, NULL);  /* j read my slice j */
+        deps[1] = nbc_add_wait(s, nt, NBC_C_READY, j, 0, NULL); /* j's slice is ready */
+        g = nbc_add(s, &rd, 2, deps);
+        if (deps[0] < 0 || deps[1] < 0 || g < 0 || add_sig(s, NBC_C_DATA, j, g) < 0)
+            return -1;
+    }
+    /* my dest slice stays as it is until every member has read it */
+    for (int j = 0; j < n; j++)
+        if (j != me && nbc_add_wait(s, nt, NBC_C_DATA, j, 0, NULL) < 0)
+            return -1;
+    return 0;
+#undef SLICE_OFF
+}
+
 ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
 {
     struct nbc_sched *s = &q->s;
@@ -190,12 +274,11 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     }
 
     case COLL_NBC_COLLECT: {
-        uint64_t *lens = calloc((size_t)n, sizeof(uint64_t));
+        uint64_t *lens = nbc_tmp_get(s, (size_t)n * sizeof(uint64_t));
         int pub, *gl = idx;
 
         if (!lens)
             goto nomem;
-        s->tmp = lens;
         s->mem += (size_t)n * sizeof(uint64_t);
         lens[me] = a->nelems;
         pub = add_copy(s, nbc_pub(nt), &lens[me], sizeof(uint64_t), 0, NULL);
@@ -226,6 +309,11 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     }
 
     case COLL_NBC_REDUCE:
+        if (n > 2 && len >= NBC_REDUCE_RS_MIN) {
+            rc = build_reduce_rs(s, nt, a);
+            break;
+        }
+        /* fall through */
     case COLL_NBC_SCAN: {
         int scan = a->kind == COLL_NBC_SCAN;
         /* members whose source I read: all (reduce), those before me (scan); the last
@@ -235,8 +323,7 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
         char *acc, *bufs;
         int prev = -1, *g = idx;
 
-        s->tmp = calloc((size_t)n + 1, len ? len : 1);
-        if (!s->tmp)
+        if (!nbc_tmp_get(s, ((size_t)n + 1) * len))
             goto nomem;
         s->mem += ((size_t)n + 1) * len;
         acc = s->tmp;

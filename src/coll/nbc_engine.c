@@ -16,10 +16,11 @@
 #include "nbc.h"
 
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <time.h>
 
-#define NBC_NAP_MIN_NS 2000L
+#define NBC_NAP_MIN_NS 5000L
 #define NBC_NAP_MAX_NS 200000L
 #define NBC_REQS_SPARE 1024 /* handles beyond the limit: a freed one stays dead longer */
 
@@ -32,6 +33,7 @@ static struct {
     struct nbc_team **teams; /* by slot */
     struct ofs_htab reqs;
     int outstanding; /* requests not completed (atomic) */
+    int waiters;     /* application threads in shmemx_req_wait (atomic): they drive */
     int nreq;        /* requests not freed */
     size_t mem;      /* schedule memory held */
     /* engine thread */
@@ -45,6 +47,13 @@ static struct {
           .tcond = PTHREAD_COND_INITIALIZER };
 
 static void nbc_progress(void);
+
+/* released private buffers kept for reuse, largest first out */
+#define NBC_TMP_CACHE 4
+static struct {
+    void *p;
+    size_t len;
+} tmp_cache[NBC_TMP_CACHE];
 
 static uint64_t *counter(int slot, int cls, int src)
 {
@@ -105,6 +114,10 @@ void coll_nbc_fini(void)
     comm_progress_hook_set(NULL);
     for (int i = 0; eng.teams && i < eng.nslots; i++)
         team_state_free(i);
+    for (int i = 0; i < NBC_TMP_CACHE; i++) {
+        free(tmp_cache[i].p);
+        tmp_cache[i].p = NULL;
+    }
     free(eng.teams);
     eng.teams = NULL;
     ofs_htab_fini(&eng.reqs);
@@ -181,9 +194,19 @@ static int op_run(struct nbc_team *nt, struct nbc_op *op)
         if (op->len && op->dst != op->src)
             memmove(op->dst, op->src, op->len);
         return 1;
-    case NBC_OP_REDUCE:
-        coll_op_apply((enum coll_op)op->rop, (enum coll_type)op->rtype, op->dst, op->src, op->nel);
+    case NBC_OP_REDUCE: {
+        const void *from = op->src;
+        if (op->cls && op->nel) {
+            int rpe = coll_team_world_pe(t, op->peer);
+            from = comm_ptr(op->src, rpe);
+            if (!from) {
+                comm_get(eng.ctx, op->buf, op->src, op->nel * coll_type_size(op->rtype), rpe);
+                from = op->buf;
+            }
+        }
+        coll_op_apply((enum coll_op)op->rop, (enum coll_type)op->rtype, op->dst, from, op->nel);
         return 1;
+    }
     }
     return 1;
 }
@@ -213,12 +236,56 @@ static int sched_pass(struct nbc_team *nt, struct nbc_sched *s, int *moved)
     return s->first == s->nops;
 }
 
+void *nbc_tmp_get(struct nbc_sched *s, size_t len)
+{
+    int best = -1;
+
+    for (int i = 0; i < NBC_TMP_CACHE; i++)
+        if (tmp_cache[i].p && tmp_cache[i].len >= len &&
+            (best < 0 || tmp_cache[i].len < tmp_cache[best].len))
+            best = i;
+    if (best >= 0) {
+        s->tmp = tmp_cache[best].p;
+        s->tmp_len = tmp_cache[best].len;
+        tmp_cache[best].p = NULL;
+        memset(s->tmp, 0, len);
+    } else {
+        s->tmp = calloc(1, len ? len : 1);
+        s->tmp_len = len;
+    }
+    return s->tmp;
+}
+
+static void tmp_put(void *p, size_t len)
+{
+    int slot = 0;
+
+    if (!p)
+        return;
+    /* an empty slot, else the smallest buffer kept */
+    for (int i = 0; i < NBC_TMP_CACHE; i++) {
+        if (!tmp_cache[i].p) {
+            slot = i;
+            break;
+        }
+        if (tmp_cache[i].len < tmp_cache[slot].len)
+            slot = i;
+    }
+    if (tmp_cache[slot].p && tmp_cache[slot].len >= len) {
+        free(p);
+        return;
+    }
+    free(tmp_cache[slot].p);
+    tmp_cache[slot].p = p;
+    tmp_cache[slot].len = len;
+}
+
 /* The schedule's memory goes as soon as it completed (the handle stays until freed). */
 static void sched_release(struct nbc_sched *s)
 {
     free(s->ops);
     free(s->deps);
-    free(s->tmp);
+    tmp_put(s->tmp, s->tmp_len);
     eng.mem -= s->mem;
     memset(s, 0, sizeof(*s));
 }
@@ -269,6 +336,8 @@ static void *engine_main(void *arg)
     long nap = NBC_NAP_MIN_NS;
 
     (void)arg;
+    /* naps of a few microseconds, not the default 50 us of timer slack */
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     pthread_mutex_lock(&eng.tlock);
     while (!eng.stop) {
         if (!__atomic_load_n(&eng.outstanding, __ATOMIC_ACQUIRE)) {
@@ -277,7 +346,13 @@ static void *engine_main(void *arg)
             continue;
         }
         pthread_mutex_unlock(&eng.tlock);
-        {
+        if (__atomic_load_n(&eng.waiters, __ATOMIC_ACQUIRE)) {
+            /* an application thread waits in the library and drives the engine: stand by
+             * (polling too would only take the CPU and the engine's lock from it) */
+            struct timespec ts = { 0, NBC_NAP_MAX_NS };
+            nanosleep(&ts, NULL);
+            nap = NBC_NAP_MIN_NS;
+        } else {
             int before = __atomic_load_n(&eng.outstanding, __ATOMIC_ACQUIRE);
             struct timespec ts = { 0, nap };
             comm_progress(); /* the transports, then the hook: nbc_progress */
@@ -414,7 +489,11 @@ int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p)
     req_check(r, q);
     if (!req_done(q))
         nbc_progress();
-    COMM_WAIT_UNTIL(req_done(q));
+    if (!req_done(q)) {
+        __atomic_add_fetch(&eng.waiters, 1, __ATOMIC_ACQ_REL);
+        COMM_WAIT_UNTIL(req_done(q));
+        __atomic_sub_fetch(&eng.waiters, 1, __ATOMIC_ACQ_REL);
+    }
     req_free(req_p);
     return 0;
 }

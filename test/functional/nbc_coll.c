@@ -8,7 +8,7 @@
 
 #include "tests.h"
 
-#define N 300 /* elements: several get chunks of small types, not too slow at 8 PEs */
+#define N 700 /* elements: 5.6 KB of longs, so reductions take the reduce-scatter path too */
 
 static long src[4][N * 8], dst[4][N * 8], ref[4][N * 8];
 static double dsrc[N], ddst[N], dref[N];
