@@ -34,6 +34,8 @@ static struct {
     struct ofs_htab reqs;
     int outstanding; /* requests not completed (atomic) */
     int waiters;     /* application threads in shmemx_req_wait (atomic): they drive */
+    uint64_t *bell;  /* symmetric: rung (+2) by every signal sent through shared memory;
+                      * bit 0: somebody sleeps on it (futex) */
     int nreq;        /* requests not freed */
     size_t mem;      /* schedule memory held */
     /* engine thread */
@@ -74,14 +76,16 @@ ofs_status_t coll_nbc_init(void)
     eng.slot_len =
         (((size_t)NBC_NCLS * (size_t)ofs_g.n_pes + 1) * sizeof(uint64_t) + 63) & ~(size_t)63;
     eng.base = heap_alloc(eng.slot_len * (size_t)eng.nslots, 64);
+    eng.bell = heap_alloc(64, 64);
     eng.teams = calloc((size_t)eng.nslots, sizeof(*eng.teams));
-    if (!eng.base || !eng.teams) {
+    if (!eng.base || !eng.bell || !eng.teams) {
         ofs_log_error("shmem_init: no room for the counters of the non-blocking collectives "
                       "(%zu bytes of the symmetric heap)",
                       eng.slot_len * (size_t)eng.nslots);
         return OFS_ERR_NOMEM;
     }
     memset(eng.base, 0, eng.slot_len * (size_t)eng.nslots);
+    *eng.bell = 0;
     st = ofs_htab_init(&eng.reqs, NBC_REQ_SLOT,
                        (uint32_t)ofs_g.params.NBC_REQS_MAX + NBC_REQS_SPARE);
     if (st != OFS_OK)
@@ -124,6 +128,9 @@ void coll_nbc_fini(void)
     if (eng.ctx)
         comm_ctx_destroy(eng.ctx);
     eng.ctx = NULL;
+    if (eng.bell)
+        heap_free(eng.bell);
+    eng.bell = NULL;
     if (eng.base)
         heap_free(eng.base);
     eng.base = NULL;
@@ -143,9 +150,14 @@ static void nbc_signal(struct nbc_team *nt, int cls, int peer, const void *dst, 
     if (coll_cfg.fast_signal) {
         uint64_t *p = comm_ptr(f, pe);
         if (p) {
+            uint64_t *bell = comm_ptr(eng.bell, pe);
             if (len)
                 comm_put(eng.ctx, (void *)dst, src, len, pe);
             __atomic_fetch_add(p, 1, __ATOMIC_RELEASE);
+            if (__atomic_add_fetch(bell, 2, __ATOMIC_SEQ_CST) & 1) {
+                __atomic_and_fetch(bell, ~(uint64_t)1, __ATOMIC_SEQ_CST);
+                coll_futex_wake(bell);
+            }
             return;
         }
     }
@@ -329,6 +341,16 @@ static void nbc_progress(void)
     pthread_mutex_unlock(&eng.lock);
 }
 
+/* Sleep on my bell until a signal rings it (at most COLL_NAP_MAX_NS: coll_futex_wait),
+ * unless it rang since seen was read.  Only when every signal comes through shared
+ * memory (coll_cfg.fast_signal): signals by the fabric do not ring it. */
+static void bell_nap(uint64_t seen)
+{
+    if ((seen & 1) || __atomic_compare_exchange_n(eng.bell, &seen, seen | 1, 0, __ATOMIC_SEQ_CST,
+                                                  __ATOMIC_SEQ_CST))
+        coll_futex_wait(eng.bell, (uint32_t)(seen | 1));
+}
+
 /* ---- the engine thread ---- */
 
 static void *engine_main(void *arg)
@@ -354,13 +376,17 @@ static void *engine_main(void *arg)
             nap = NBC_NAP_MIN_NS;
         } else {
             int before = __atomic_load_n(&eng.outstanding, __ATOMIC_ACQUIRE);
+            uint64_t rung = __atomic_load_n(eng.bell, __ATOMIC_ACQUIRE);
             struct timespec ts = { 0, nap };
             comm_progress(); /* the transports, then the hook: nbc_progress */
             if (__atomic_load_n(&eng.outstanding, __ATOMIC_ACQUIRE) != before)
                 nap = NBC_NAP_MIN_NS;
             else
                 nap = nap * 2 > NBC_NAP_MAX_NS ? NBC_NAP_MAX_NS : nap * 2;
-            nanosleep(&ts, NULL);
+            if (coll_cfg.fast_signal && nap >= NBC_NAP_MAX_NS)
+                bell_nap(rung); /* nothing moves: until the next signal */
+            else
+                nanosleep(&ts, NULL);
         }
         pthread_mutex_lock(&eng.tlock);
     }
@@ -490,8 +516,14 @@ int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p)
     if (!req_done(q))
         nbc_progress();
     if (!req_done(q)) {
+        uint64_t rung = 0;
         __atomic_add_fetch(&eng.waiters, 1, __ATOMIC_ACQ_REL);
-        COMM_WAIT_UNTIL(req_done(q));
+        if (coll_cfg.fast_signal) /* sleep on the bell once polling did not suffice */
+            COMM_WAIT_UNTIL_NAP(
+                (rung = __atomic_load_n(eng.bell, __ATOMIC_ACQUIRE), nbc_progress(), req_done(q)),
+                bell_nap(rung));
+        else
+            COMM_WAIT_UNTIL(req_done(q));
         __atomic_sub_fetch(&eng.waiters, 1, __ATOMIC_ACQ_REL);
     }
     req_free(req_p);
