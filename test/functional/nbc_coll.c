@@ -3,6 +3,7 @@
  * "progress": PE 0 posts, then computes ~1 s without calling the library, and the others
  * must complete meanwhile; bad_*: errors the library must name (expect_fail.sh). */
 #include <shmemx.h>
+#include <complex.h>
 #include <string.h>
 #include <time.h>
 
@@ -120,6 +121,58 @@ static void families(shmem_team_t t, int use_test)
     shmem_team_sync(t);
 }
 
+/* the untyped *mem forms, and reductions of other types and operators */
+static void more_forms(shmem_team_t t)
+{
+    static unsigned int ua[N], ub[N], ur[N];
+    static int ia[N], ib[N], ir[N];
+    static float fa[N], fb[N], fr[N];
+    static double _Complex ca[N], cb[N], cr[N];
+    int n = shmem_team_n_pes(t), tme = shmem_team_my_pe(t);
+    shmemx_req_h r[8];
+
+    if (tme < 0)
+        return;
+    for (int i = 0; i < 4; i++)
+        fill(src[i], N * 8, i + 10);
+    for (int i = 0; i < N; i++) {
+        ua[i] = (unsigned)(tme * 37 + i) | (1u << (tme % 7));
+        ia[i] = (i % 5 == 0) ? 2 : 1 + (tme == i % n);
+        fa[i] = (float)(tme * 3 - i);
+        ca[i] = (double)(tme + i) + (double)(i - tme) * _Complex_I;
+    }
+    memset(dst, 0, sizeof(dst));
+    memset(ref, 0, sizeof(ref));
+    shmem_team_sync(t);
+    CHECK(shmemx_collectmem_nb(t, dst[0], src[0], 8 * ((size_t)tme + 2), &r[0]) == 0);
+    CHECK(shmemx_fcollectmem_nb(t, dst[1], src[1], 24, &r[1]) == 0);
+    CHECK(shmemx_alltoallmem_nb(t, dst[2], src[2], 40, &r[2]) == 0);
+    CHECK(shmemx_alltoallsmem_nb(t, dst[3], src[3], 3, 2, 16, &r[3]) == 0);
+    CHECK(shmemx_uint_and_reduce_nb(t, ub, ua, N, &r[4]) == 0);
+    CHECK(shmemx_int_prod_reduce_nb(t, ib, ia, N, &r[5]) == 0);
+    CHECK(shmemx_float_max_reduce_nb(t, fb, fa, N, &r[6]) == 0);
+    CHECK(shmemx_complexd_sum_reduce_nb(t, cb, ca, N, &r[7]) == 0);
+    for (int i = 7; i >= 0; i--)
+        wait_or_test(&r[i], i % 2);
+    shmem_collectmem(t, ref[0], src[0], 8 * ((size_t)tme + 2));
+    shmem_fcollectmem(t, ref[1], src[1], 24);
+    shmem_alltoallmem(t, ref[2], src[2], 40);
+    shmem_alltoallsmem(t, ref[3], src[3], 3, 2, 16);
+    shmem_uint_and_reduce(t, ur, ua, N);
+    shmem_int_prod_reduce(t, ir, ia, N);
+    shmem_float_max_reduce(t, fr, fa, N);
+    shmem_complexd_sum_reduce(t, cr, ca, N);
+    CHECK(same(dst[0], ref[0], (size_t)n * (size_t)(n + 3) / 2));
+    CHECK(same(dst[1], ref[1], 3 * (size_t)n));
+    CHECK(same(dst[2], ref[2], 5 * (size_t)n));
+    CHECK(same(dst[3], ref[3], N * 8));
+    CHECK(memcmp(ub, ur, sizeof(ub)) == 0);
+    CHECK(memcmp(ib, ir, sizeof(ib)) == 0);
+    CHECK(memcmp(fb, fr, sizeof(fb)) == 0);
+    CHECK(memcmp(cb, cr, sizeof(cb)) == 0);
+    shmem_team_sync(t);
+}
+
 /* two teams (even and odd world PEs) with requests outstanding on both, and a blocking
  * collective on a third team while they are */
 static void two_teams(void)
@@ -229,6 +282,7 @@ int main(int argc, char **argv)
         CHECK(shmemx_req_wait(&r) == 0);
         families(SHMEM_TEAM_WORLD, 0);
         families(SHMEM_TEAM_WORLD, 1);
+        more_forms(SHMEM_TEAM_WORLD);
         if (npes > 1) {
             shmem_team_t half;
             shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, npes - 1, NULL, 0, &half);
