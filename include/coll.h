@@ -191,12 +191,13 @@ struct coll_nbc_args {
     enum coll_nbc_kind kind;
     void *dest;
     const void *src;
-    size_t nelems, es;   /* elements of es bytes (reductions: coll_type_size(type)) */
-    ptrdiff_t dst, sst;  /* alltoalls strides, in elements */
-    int root;            /* broadcast */
-    enum coll_op op;     /* reduce */
-    enum coll_type type; /* reduce, scan */
-    int exclusive;       /* scan */
+    size_t nelems, es;         /* elements of es bytes (reductions: coll_type_size(type)) */
+    ptrdiff_t dst, sst;        /* alltoalls strides, in elements */
+    int root;                  /* broadcast */
+    enum coll_op op;           /* reduce */
+    enum coll_type type;       /* reduce, scan */
+    int exclusive;             /* scan */
+    coll_total_check_fn check; /* collect: the API's check of dest once the total is known */
 };
 /* Post: *req_p is the request (checked arguments: the API layer's); 0 on success.  A
  * request beyond SHMEM_NBC_REQS_MAX or schedule memory beyond SHMEM_NBC_MEM_MAX is a

@@ -30,9 +30,14 @@ static int post(const char *r, shmem_team_t team, const struct coll_nbc_args *a,
 int api_nbc(const char *r, shmem_team_t team, enum coll_nbc_kind kind, void *dest, const void *src,
             size_t nelems, size_t es, int root, shmemx_req_h *request)
 {
-    struct coll_nbc_args a = {
-        .kind = kind, .dest = dest, .src = src, .nelems = nelems, .es = es, .root = root
-    };
+    /* collect: dest is checked against the total once the engine knows it */
+    struct coll_nbc_args a = { .kind = kind,
+                               .dest = dest,
+                               .src = src,
+                               .nelems = nelems,
+                               .es = es,
+                               .root = root,
+                               .check = kind == COLL_NBC_COLLECT ? api_collect_total : NULL };
     return post(r, team, &a, request);
 }
 

@@ -36,6 +36,7 @@ enum nbc_op_kind {
     NBC_OP_GET,    /* len bytes from src (symmetric) on member peer into dst */
     NBC_OP_IGET,   /* strided: nel elements of es bytes, strides dstr/sstr (elements) */
     NBC_OP_GETV,   /* collect: member peer's block; lens[] in elements, offset computed */
+    NBC_OP_CHECK,  /* collect: dest against the total of lens[] (the API's check) */
     NBC_OP_COPY,   /* local memmove */
     NBC_OP_REDUCE, /* dst[i] = dst[i] op src[i], nel elements of type; with cls = 1, src
                     * is symmetric on member peer: read in place where it is mapped (shm),
@@ -53,8 +54,10 @@ struct nbc_op {
     size_t len;
     size_t nel, es; /* IGET, GETV, REDUCE */
     ptrdiff_t dstr, sstr;
-    const uint64_t *lens; /* GETV */
-    char *buf;            /* REDUCE from a member without a mapping */
+    const uint64_t *lens;      /* GETV */
+    char *buf;                 /* REDUCE from a member without a mapping */
+    coll_total_check_fn check; /* CHECK, with the routine's name r */
+    const char *r;
 };
 
 /* per-team engine state (local), by the team's slot */

@@ -275,7 +275,7 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
 
     case COLL_NBC_COLLECT: {
         uint64_t *lens = nbc_tmp_get(s, (size_t)n * sizeof(uint64_t));
-        int pub, *gl = idx;
+        int pub, chk = -1, *gl = idx;
 
         if (!lens)
             goto nomem;
@@ -294,12 +294,28 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
             gl[j] = add_get(s, &lens[j], nbc_pub(nt), sizeof(uint64_t), j, w);
             rc = w < 0 || gl[j] < 0;
         }
+        if (!rc && a->check) {
+            struct nbc_op c = { .kind = NBC_OP_CHECK,
+                                .dst = dest,
+                                .lens = lens,
+                                .es = a->es,
+                                .nel = a->nelems,
+                                .check = a->check,
+                                .r = q->routine };
+            chk = nbc_add(s, &c, n, gl);
+            rc = chk < 0;
+        } else if (!rc) {
+            /* no check: the blocks wait for every length */
+            struct nbc_op c = { .kind = NBC_OP_COPY };
+            chk = nbc_add(s, &c, n, gl);
+            rc = chk < 0;
+        }
         for (int k = 0; k < n && !rc; k++) {
             int j = (me + k) % n, g;
             struct nbc_op rd = {
                 .kind = NBC_OP_GETV, .dst = dest, .src = src, .es = a->es, .lens = lens, .peer = j
             };
-            g = nbc_add(s, &rd, n, gl);
+            g = nbc_add(s, &rd, 1, &chk);
             rc = g < 0 || (j != me && add_sig(s, NBC_C_DATA, j, g) < 0);
         }
         for (int j = 0; j < n && !rc; j++)

@@ -202,6 +202,16 @@ static int op_run(struct nbc_team *nt, struct nbc_op *op)
             comm_get(eng.ctx, op->dst + off, op->src, len, pe);
         return 1;
     }
+    case NBC_OP_CHECK: {
+        size_t total = 0, blk;
+        for (int i = 0; i < t->size; i++) {
+            if (__builtin_mul_overflow((size_t)op->lens[i], op->es, &blk))
+                blk = SIZE_MAX; /* reported as an overflow by the sum */
+            total = coll_total_add(op->r, op->check, op->dst, op->nel, total, blk);
+        }
+        op->check(op->r, op->dst, op->nel, total, 0);
+        return 1;
+    }
     case NBC_OP_COPY:
         if (op->len && op->dst != op->src)
             memmove(op->dst, op->src, op->len);
