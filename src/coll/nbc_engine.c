@@ -22,6 +22,11 @@
 
 #define NBC_NAP_MIN_NS 5000L
 #define NBC_NAP_MAX_NS 200000L
+/* with nothing outstanding the thread lingers this long, looking every NBC_LINGER_NAP_NS,
+ * before it sleeps until woken: a program that posts and waits in a loop then costs no
+ * wake-up of the thread per request */
+#define NBC_LINGER_NS 10000000L
+#define NBC_LINGER_NAP_NS 100000L
 #define NBC_REQS_SPARE 1024 /* handles beyond the limit: a freed one stays dead longer */
 
 static struct {
@@ -41,6 +46,7 @@ static struct {
     /* engine thread */
     pthread_t thread;
     int thread_on, stop;
+    int deep; /* the thread sleeps until woken (atomic; set under tlock) */
     pthread_mutex_t tlock;
     pthread_cond_t tcond;
 } eng = { .lock = PTHREAD_MUTEX_INITIALIZER,
@@ -365,18 +371,32 @@ static void bell_nap(uint64_t seen)
 
 static void *engine_main(void *arg)
 {
-    long nap = NBC_NAP_MIN_NS;
+    long nap = NBC_NAP_MIN_NS, idle = 0;
 
     (void)arg;
     /* naps of a few microseconds, not the default 50 us of timer slack */
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     pthread_mutex_lock(&eng.tlock);
     while (!eng.stop) {
-        if (!__atomic_load_n(&eng.outstanding, __ATOMIC_ACQUIRE)) {
+        if (!__atomic_load_n(&eng.outstanding, __ATOMIC_SEQ_CST)) {
             nap = NBC_NAP_MIN_NS;
-            pthread_cond_wait(&eng.tcond, &eng.tlock);
+            if (idle < NBC_LINGER_NS) {
+                struct timespec ts = { 0, NBC_LINGER_NAP_NS };
+                pthread_mutex_unlock(&eng.tlock);
+                nanosleep(&ts, NULL);
+                idle += NBC_LINGER_NAP_NS;
+                pthread_mutex_lock(&eng.tlock);
+                continue;
+            }
+            /* deep first, then the look: a post increments outstanding first, then
+             * looks at deep, so one of the two sees the other */
+            __atomic_store_n(&eng.deep, 1, __ATOMIC_SEQ_CST);
+            if (!__atomic_load_n(&eng.outstanding, __ATOMIC_SEQ_CST) && !eng.stop)
+                pthread_cond_wait(&eng.tcond, &eng.tlock);
+            __atomic_store_n(&eng.deep, 0, __ATOMIC_SEQ_CST);
             continue;
         }
+        idle = 0;
         pthread_mutex_unlock(&eng.tlock);
         if (__atomic_load_n(&eng.waiters, __ATOMIC_ACQUIRE)) {
             /* an application thread waits in the library and drives the engine: stand by
@@ -406,10 +426,14 @@ static void *engine_main(void *arg)
 
 static void engine_wake(void)
 {
+    /* running or lingering: it sees the request within NBC_LINGER_NAP_NS */
+    if (__atomic_load_n(&eng.thread_on, __ATOMIC_ACQUIRE) &&
+        !__atomic_load_n(&eng.deep, __ATOMIC_SEQ_CST))
+        return;
     pthread_mutex_lock(&eng.tlock);
     if (!eng.thread_on && ofs_g.params.NBC_THREAD) {
         if (pthread_create(&eng.thread, NULL, engine_main, NULL) == 0)
-            eng.thread_on = 1;
+            __atomic_store_n(&eng.thread_on, 1, __ATOMIC_RELEASE);
         else
             ofs_log_warn("non-blocking collectives: no engine thread (%m): they progress "
                          "only in calls to the library");
@@ -479,7 +503,7 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
         nt->head = q;
     nt->tail = q;
     q->magic = NBC_REQ_LIVE;
-    if (__atomic_add_fetch(&eng.outstanding, 1, __ATOMIC_ACQ_REL) == 1)
+    if (__atomic_add_fetch(&eng.outstanding, 1, __ATOMIC_SEQ_CST) == 1)
         comm_progress_hook_set(nbc_progress);
     /* start it now: what can be issued at once goes out before the program computes */
     engine_pass();
