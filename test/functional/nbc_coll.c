@@ -4,6 +4,7 @@
  * must complete meanwhile; bad_*: errors the library must name (expect_fail.sh). */
 #include <shmemx.h>
 #include <complex.h>
+#include <pthread.h>
 #include <string.h>
 #include <time.h>
 
@@ -249,11 +250,58 @@ static int progress(void)
     return test_finish("nbc_coll progress");
 }
 
+/* SHMEM_THREAD_MULTIPLE: two threads per PE, each posting on a team of its own, several
+ * requests outstanding, completed by wait or test */
+static shmem_team_t tteam[2];
+static long tsrc[2][64], tdst[2][4][64];
+
+static void *thread_main(void *arg)
+{
+    int tid = (int)(long)arg;
+    shmemx_req_h r[4];
+
+    for (int round = 0; round < 20; round++) {
+        for (int i = 0; i < 64; i++)
+            tsrc[tid][i] = me + i + tid + round;
+        for (int k = 0; k < 4; k++)
+            CHECK(shmemx_long_sum_reduce_nb(tteam[tid], tdst[tid][k], tsrc[tid], 64, &r[k]) == 0);
+        for (int k = 0; k < 4; k++)
+            wait_or_test(&r[k], (k + tid) % 2);
+        for (int k = 0; k < 4; k++)
+            for (int i = 0; i < 64; i++)
+                CHECK(tdst[tid][k][i] ==
+                      (long)npes * (npes - 1) / 2 + (long)npes * (i + tid + round));
+    }
+    return NULL;
+}
+
+static int threads(void)
+{
+    pthread_t th[2];
+
+    for (int t = 0; t < 2; t++)
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &tteam[t]);
+    for (int t = 0; t < 2; t++)
+        pthread_create(&th[t], NULL, thread_main, (void *)(long)t);
+    for (int t = 0; t < 2; t++)
+        pthread_join(th[t], NULL);
+    for (int t = 0; t < 2; t++)
+        shmem_team_destroy(tteam[t]);
+    return test_finish("nbc_coll threads");
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "all";
     shmemx_req_h r = SHMEMX_REQ_NULL, copy;
 
+    if (!strcmp(mode, "threads")) {
+        int provided;
+        shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided);
+        me = shmem_my_pe();
+        npes = shmem_n_pes();
+        return threads();
+    }
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
