@@ -12,11 +12,6 @@ typedef struct shmemx_req *shmemx_req_h;
 MX_DECL(`int', `req_wait', `shmemx_req_h *request')m4_dnl
 MX_DECL(`int', `req_test', `shmemx_req_h *request, int *done')m4_dnl
 MX_DECL(`int', `team_sync_nb', `shmem_team_t team, shmemx_req_h *request')m4_dnl
-MX_DECL(`int', `broadcastmem_nb', `shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmemx_req_h *request')m4_dnl
-MX_DECL(`int', `collectmem_nb', `shmem_team_t team, void *dest, const void *source, size_t nelems, shmemx_req_h *request')m4_dnl
-MX_DECL(`int', `fcollectmem_nb', `shmem_team_t team, void *dest, const void *source, size_t nelems, shmemx_req_h *request')m4_dnl
-MX_DECL(`int', `alltoallmem_nb', `shmem_team_t team, void *dest, const void *source, size_t nelems, shmemx_req_h *request')m4_dnl
-MX_DECL(`int', `alltoallsmem_nb', `shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmemx_req_h *request')m4_dnl
 m4_dnl
 m4_dnl NBX_DEF(return type, name without shmemx_, parameters, body): declared in shmemx.h,
 m4_dnl defined (pshmemx_ strong, shmemx_ weak) in src/api/gen_nbc.c.  NBX_NAME is the name.
@@ -56,6 +51,24 @@ NBX_DEF(`int', `$1_alltoalls_nb', `shmem_team_t team, $2 *dest, const $2 *source
     return api_nbc_strided(NBX_NAME, team, dest, source, dst, sst, nelems, sizeof($2), request);')m4_dnl
 NBX_GADD(`alltoalls_nb', `$2', `$5', `$1_alltoalls_nb')m4_dnl
 ')m4_dnl
+m4_dnl the untyped *mem forms: elements are bytes
+m4_define(`NBX_COLL_MEM', `m4_dnl
+NBX_DEF(`int', `broadcastmem_nb', `shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root, shmemx_req_h *request',
+`api_chk_bcast(NBX_NAME, team, dest, source, nelems, 1, PE_root);
+    return api_nbc(NBX_NAME, team, COLL_NBC_BCAST, dest, source, nelems, 1, PE_root, request);')m4_dnl
+NBX_DEF(`int', `collectmem_nb', `shmem_team_t team, void *dest, const void *source, size_t nelems, shmemx_req_h *request',
+`api_chk_collect(NBX_NAME, team, dest, source, nelems, 1);
+    return api_nbc(NBX_NAME, team, COLL_NBC_COLLECT, dest, source, nelems, 1, 0, request);')m4_dnl
+NBX_DEF(`int', `fcollectmem_nb', `shmem_team_t team, void *dest, const void *source, size_t nelems, shmemx_req_h *request',
+`api_chk_coll_n(NBX_NAME, team, dest, source, nelems, 1, 0);
+    return api_nbc(NBX_NAME, team, COLL_NBC_FCOLLECT, dest, source, nelems, 1, 0, request);')m4_dnl
+NBX_DEF(`int', `alltoallmem_nb', `shmem_team_t team, void *dest, const void *source, size_t nelems, shmemx_req_h *request',
+`api_chk_coll_n(NBX_NAME, team, dest, source, nelems, 1, 1);
+    return api_nbc(NBX_NAME, team, COLL_NBC_ALLTOALL, dest, source, nelems, 1, 0, request);')m4_dnl
+NBX_DEF(`int', `alltoallsmem_nb', `shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, shmemx_req_h *request',
+`api_chk_coll_s(NBX_NAME, team, dest, source, dst, sst, nelems, 1);
+    return api_nbc_strided(NBX_NAME, team, dest, source, dst, sst, nelems, 1, request);')m4_dnl
+')m4_dnl
 m4_dnl $6 op name, $7 COLL_OP_ suffix
 m4_define(`NBX_REDUCE1', `NBX_DEF(`int', `$1_$6_reduce_nb', `shmem_team_t team, $2 *dest, const $2 *source, size_t nreduce, shmemx_req_h *request',
 `api_chk_reduce(NBX_NAME, team, dest, source, nreduce, sizeof($2), "nreduce");
@@ -69,6 +82,7 @@ m4_define(`NBX_SCAN1', `NBX_DEF(`int', `$1_sum_$6_nb', `shmem_team_t team, $2 *d
     return api_nbc_reduce(NBX_NAME, team, dest, source, nelems, COLL_OP_SUM, COLL_T_$4, 1 + $7, request);')NBX_GADD(`sum_$6_nb', `$2', `$5', `$1_sum_$6_nb')')m4_dnl
 m4_define(`NBX_SCAN', `NBX_SCAN1(`$1', `$2', `$3', `$4', `$5', `inscan', 0)NBX_SCAN1(`$1', `$2', `$3', `$4', `$5', `exscan', 1)')m4_dnl
 m4_define(`NBX_ALL', `m4_dnl
+NBX_COLL_MEM`'m4_dnl
 MT_RMA(`NBX_COLL_T')m4_dnl
 MT_RED_BIT(`NBX_RED_BIT')MT_RED_MINMAX(`NBX_RED_MINMAX')MT_RED_ARITH(`NBX_RED_ARITH')m4_dnl
 MT_RED_ARITH(`NBX_SCAN')m4_dnl

@@ -1,6 +1,6 @@
 /*
- * Non-blocking collectives (shmemx_*_nb, issue 27): the request routines, the untyped
- * *mem forms and team_sync, and the calls the generated typed forms make (nbc_api.h).
+ * Non-blocking collectives (shmemx_*_nb, issue 27): the request routines and team_sync,
+ * and the calls the generated forms (typed and *mem, src/api/gen_nbc.c) make (nbc_api.h).
  * Arguments are checked as for the blocking forms; the request pointer must not be NULL.
  * The schedules and their engine live in src/coll/nbc_*.c.
  */
@@ -94,49 +94,3 @@ OFS_API int pshmemx_team_sync_nb(shmem_team_t team, shmemx_req_h *request)
     return post("shmemx_team_sync_nb", team, &a, request);
 }
 OFS_WEAK_ALIAS(shmemx_team_sync_nb)
-
-OFS_API int pshmemx_broadcastmem_nb(shmem_team_t team, void *dest, const void *source,
-                                    size_t nelems, int PE_root, shmemx_req_h *request)
-{
-    api_chk_bcast("shmemx_broadcastmem_nb", team, dest, source, nelems, 1, PE_root);
-    return api_nbc("shmemx_broadcastmem_nb", team, COLL_NBC_BCAST, dest, source, nelems, 1, PE_root,
-                   request);
-}
-OFS_WEAK_ALIAS(shmemx_broadcastmem_nb)
-
-OFS_API int pshmemx_collectmem_nb(shmem_team_t team, void *dest, const void *source, size_t nelems,
-                                  shmemx_req_h *request)
-{
-    api_chk_collect("shmemx_collectmem_nb", team, dest, source, nelems, 1);
-    return api_nbc("shmemx_collectmem_nb", team, COLL_NBC_COLLECT, dest, source, nelems, 1, 0,
-                   request);
-}
-OFS_WEAK_ALIAS(shmemx_collectmem_nb)
-
-OFS_API int pshmemx_fcollectmem_nb(shmem_team_t team, void *dest, const void *source, size_t nelems,
-                                   shmemx_req_h *request)
-{
-    api_chk_coll_n("shmemx_fcollectmem_nb", team, dest, source, nelems, 1, 0);
-    return api_nbc("shmemx_fcollectmem_nb", team, COLL_NBC_FCOLLECT, dest, source, nelems, 1, 0,
-                   request);
-}
-OFS_WEAK_ALIAS(shmemx_fcollectmem_nb)
-
-OFS_API int pshmemx_alltoallmem_nb(shmem_team_t team, void *dest, const void *source, size_t nelems,
-                                   shmemx_req_h *request)
-{
-    api_chk_coll_n("shmemx_alltoallmem_nb", team, dest, source, nelems, 1, 1);
-    return api_nbc("shmemx_alltoallmem_nb", team, COLL_NBC_ALLTOALL, dest, source, nelems, 1, 0,
-                   request);
-}
-OFS_WEAK_ALIAS(shmemx_alltoallmem_nb)
-
-OFS_API int pshmemx_alltoallsmem_nb(shmem_team_t team, void *dest, const void *source,
-                                    ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                                    shmemx_req_h *request)
-{
-    api_chk_coll_s("shmemx_alltoallsmem_nb", team, dest, source, dst, sst, nelems, 1);
-    return api_nbc_strided("shmemx_alltoallsmem_nb", team, dest, source, dst, sst, nelems, 1,
-                           request);
-}
-OFS_WEAK_ALIAS(shmemx_alltoallsmem_nb)
