@@ -321,6 +321,9 @@ int main(int argc, char **argv)
         shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &t);
         CHECK(shmemx_team_sync_nb(t, &r) == 0);
         shmem_team_destroy(t);
+    } else if (!strcmp(mode, "bad_mem")) {
+        /* 64 KiB of longs: its private buffers exceed SHMEM_NBC_MEM_MAX=64K of the list */
+        shmemx_long_sum_reduce_nb(SHMEM_TEAM_WORLD, dst[0], src[0], 8192, &r);
     } else if (!strcmp(mode, "bad_limit")) {
         shmemx_req_h rs[8];
         for (int i = 0; i < 8; i++) /* SHMEM_NBC_REQS_MAX=4 in the list */
