@@ -169,6 +169,54 @@ void coll_reduce_aset(void *dest, const void *src, int nreduce, enum coll_op op,
                       enum coll_type type, int PE_start, int logPE_stride, int PE_size, void *pWrk,
                       long *pSync) OFS_HIDDEN;
 
+/* ---- non-blocking collectives (issue 27; src/coll/nbc_*.c, private header nbc.h) ----
+ * A request is a schedule (a graph of puts, signals, waits, gets, local copies and
+ * reductions with happens-before edges) that the engine advances from every wait of the
+ * library (comm_progress) and from an engine thread of its own while the program
+ * computes.  Requests of one team run one after the other in posting order (the same
+ * order on every PE); requests of different teams run concurrently.  Blocking
+ * collectives do not use the engine (yet). */
+struct coll_nbc_req;
+enum coll_nbc_kind {
+    COLL_NBC_SYNC,
+    COLL_NBC_BCAST,
+    COLL_NBC_COLLECT,
+    COLL_NBC_FCOLLECT,
+    COLL_NBC_ALLTOALL,
+    COLL_NBC_ALLTOALLS,
+    COLL_NBC_REDUCE,
+    COLL_NBC_SCAN
+};
+struct coll_nbc_args {
+    enum coll_nbc_kind kind;
+    void *dest;
+    const void *src;
+    size_t nelems, es;         /* elements of es bytes (reductions: coll_type_size(type)) */
+    ptrdiff_t dst, sst;        /* alltoalls strides, in elements */
+    int root;                  /* broadcast */
+    enum coll_op op;           /* reduce */
+    enum coll_type type;       /* reduce, scan */
+    int exclusive;             /* scan */
+    coll_total_check_fn check; /* collect: the API's check of dest once the total is known */
+};
+/* Post: *req_p is the request (checked arguments: the API layer's); 0 on success.  A
+ * request beyond SHMEM_NBC_REQS_MAX or schedule memory beyond SHMEM_NBC_MEM_MAX is a
+ * fatal error naming routine r and the parameter (the other PEs would wait forever). */
+int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_args *a,
+                  struct coll_nbc_req **req_p) OFS_HIDDEN;
+/* Complete and free *req_p, set it to NULL (NULL: nothing to do); a handle that is not an
+ * outstanding request is reported naming r. */
+int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p) OFS_HIDDEN;
+/* One look: *done_p = 1 (and the request freed, *req_p = NULL) when it completed. */
+int coll_nbc_test(const char *r, struct coll_nbc_req **req_p, int *done_p) OFS_HIDDEN;
+/* coll_init/coll_fini (symmetric counters: collective, before coll_init's barrier) */
+ofs_status_t coll_nbc_init(void) OFS_HIDDEN;
+void coll_nbc_fini(void) OFS_HIDDEN;
+/* shmem_team_destroy: requests of the team not yet completed are a fatal error; else the
+ * team's engine state is cleared for the slot's next team. */
+void coll_nbc_team_destroy(struct coll_team *team) OFS_HIDDEN;
+/* ---- end of non-blocking collectives ---- */
+
 /* ---- locks (a lock is a symmetric long) ---- */
 void coll_lock_set(long *lock) OFS_HIDDEN;
 void coll_lock_clear(long *lock) OFS_HIDDEN;

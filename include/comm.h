@@ -196,8 +196,11 @@ void comm_quiet_all(void) OFS_HIDDEN;
 /* shmem_ptr: NULL when pe's copy is not load/store accessible. */
 void *comm_ptr(const void *addr, int pe) OFS_HIDDEN;
 
-/* Drive every transport's progress once. */
+/* Drive every transport's progress once, then the hook if one is set. */
 void comm_progress(void) OFS_HIDDEN;
+/* The hook: progress of a higher layer (coll's non-blocking collectives), set while it has
+ * work outstanding and cleared (NULL) when it has none, so that the test costs one load. */
+void comm_progress_hook_set(void (*fn)(void)) OFS_HIDDEN;
 
 /* Nonzero when a transport saw operations aimed at this PE arrive since the last call. */
 int comm_traffic(void) OFS_HIDDEN;

@@ -145,6 +145,15 @@ OFS_ENV(COLLECT_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_COLLECT_ALGORITHM,
 OFS_ENV(ALLTOALL_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_ALLTOALL_ALGORITHM, "Alltoall algorithm")
 OFS_ENV(COLL_SHM, COLL, BOOL, "1", "",
         "Collectives use shared memory directly for same-node PEs (0: only comm puts and AMOs)")
+OFS_ENV(NBC_REQS_MAX, COLL, LONG, "1024", "1..1048576",
+        "Most non-blocking collective requests (shmemx_*_nb) posted and not yet completed by "
+        "shmemx_req_wait/shmemx_req_test at once on a PE")
+OFS_ENV(NBC_MEM_MAX, COLL, SIZE, "256M", "64K..1T",
+        "Most host memory the schedules of outstanding non-blocking collectives may hold at once "
+        "on a PE (operations and the private buffers of reductions and scans)")
+OFS_ENV(NBC_THREAD, COLL, BOOL, "1", "",
+        "Non-blocking collectives progress in an engine thread while the program computes (0: "
+        "only from calls into the library)")
 
 /* statistics (docs/stats.md) */
 OFS_ENV(STATS, DEBUG, BOOL, "0", "",

@@ -2,14 +2,14 @@
 # from the type table (mpp/shmem_types.m4) and the families (mpp/shmem_api.m4).
 libsma_core_la_SOURCES += src/api/setup.c src/api/mem.c src/api/sync.c src/api/v16.c \
 	src/api/team.c src/api/ctx.c src/api/lock.c src/api/coll_untyped.c \
-	src/api/init.c src/api/init_agree.c src/api/init_exit.c
-noinst_HEADERS += src/api/api.h src/api/init.h
+	src/api/init.c src/api/init_agree.c src/api/init_exit.c src/api/nbc.c
+noinst_HEADERS += src/api/api.h src/api/init.h src/api/nbc_api.h
 API_GEN = src/api/gen_rma.c src/api/gen_signal.c src/api/gen_amo.c src/api/gen_sync.c \
-	src/api/gen_coll.c
+	src/api/gen_coll.c src/api/gen_nbc.c
 nodist_libsma_core_la_SOURCES = $(API_GEN)
 BUILT_SOURCES += $(API_GEN)
 CLEANFILES += $(API_GEN)
-EXTRA_DIST += src/api/api_gen.c.m4
+EXTRA_DIST += src/api/api_gen.c.m4 src/api/nbc_gen.c.m4
 API_GEN_DEPS = $(srcdir)/src/api/api_gen.c.m4 $(MPP_M4)
 API_GEN_RUN = @$(MKDIR_P) src/api && $(MPP_M4_RUN)
 
@@ -24,3 +24,5 @@ src/api/gen_sync.c: $(API_GEN_DEPS)
 src/api/gen_coll.c: $(API_GEN_DEPS)
 	$(API_GEN_RUN) -DGROUP=COLL $(srcdir)/src/api/api_gen.c.m4 > $@.tmp && mv $@.tmp $@
 libsma_core_la_SOURCES += src/api/stats.c
+src/api/gen_nbc.c: $(srcdir)/src/api/nbc_gen.c.m4 $(MPP_M4) $(srcdir)/mpp/shmemx_nbc.m4
+	$(API_GEN_RUN) $(srcdir)/src/api/nbc_gen.c.m4 > $@.tmp && mv $@.tmp $@

@@ -210,6 +210,9 @@ ofs_status_t coll_init(void)
     st = coll_bring_init();
     if (st != OFS_OK)
         return st;
+    st = coll_nbc_init(); /* symmetric: before the barrier below */
+    if (st != OFS_OK)
+        return st;
 
     st = team_setup(&shmem_internal_team_world, COLL_SLOT_WORLD, NULL, 0, 1, n, ofs_g.my_pe, 0, 0,
                     NULL);
@@ -264,6 +267,7 @@ void coll_fini(void)
         comm_ctx_pool_close(((struct coll_tpriv *)t->priv)->ctx_pool);
         team_free(t, 0);
     }
+    coll_nbc_fini();
     ofs_htab_fini(&coll_teams);
     shmem_internal_team_world.magic = shmem_internal_team_shared.magic = 0;
     team_free(&shmem_internal_team_shared, 0);
@@ -415,6 +419,7 @@ void coll_team_destroy(struct coll_team *team)
 
     if (team == &shmem_internal_team_world || team == &shmem_internal_team_shared)
         return;
+    coll_nbc_team_destroy(team);
     team->magic = 0; /* the handle is dead from here on */
     comm_ctx_team_close(team, p->ctx_pool);
     p->ctx_pool = NULL;

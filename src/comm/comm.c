@@ -301,11 +301,22 @@ void *comm_ptr(const void *addr, int pe)
     return s < 0 ? NULL : shm_transport_ops.ptr(s, off, pe);
 }
 
+static void (*comm_progress_hook)(void);
+
+void comm_progress_hook_set(void (*fn)(void))
+{
+    __atomic_store_n(&comm_progress_hook, fn, __ATOMIC_RELEASE);
+}
+
 void comm_progress(void)
 {
+    void (*hook)(void) = __atomic_load_n(&comm_progress_hook, __ATOMIC_ACQUIRE);
+
     for (int t = 0; t < COMM_NTP; t++)
         if (comm_g.tp_active[t] && comm_tps[t]->progress)
             comm_tps[t]->progress();
+    if (hook)
+        hook();
 }
 
 int comm_traffic(void)

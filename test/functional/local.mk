@@ -20,3 +20,16 @@ test_functional_v16_api_LDADD = $(TEST_LDADD)
 test_functional_ctx_team_pe_LDADD = $(TEST_LDADD)
 test_functional_no_finalize_LDADD = $(TEST_LDADD)
 test_functional_wait_end_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += test/functional/nbc_coll
+test_functional_nbc_coll_LDADD = $(TEST_LDADD)
+# every typed shmemx_*_nb against its blocking form, generated from the type table
+check_PROGRAMS += test/functional/nbc_types
+nodist_test_functional_nbc_types_SOURCES = test/functional/nbc_types.c
+test_functional_nbc_types_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/test/functional
+test_functional_nbc_types_CFLAGS = $(AM_CFLAGS) -std=c11
+test_functional_nbc_types_LDADD = $(TEST_LDADD)
+CLEANFILES += test/functional/nbc_types.c
+EXTRA_DIST += test/functional/nbc_types.c.m4
+test/functional/nbc_types.c: $(srcdir)/test/functional/nbc_types.c.m4 $(MPP_M4)
+	@$(MKDIR_P) test/functional
+	$(AM_V_GEN)$(MPP_M4_RUN) $(srcdir)/test/functional/nbc_types.c.m4 > $@.tmp && mv $@.tmp $@

@@ -1,0 +1,112 @@
+/*
+ * nbc.h: the schedule engine of the non-blocking collectives (private to src/coll).
+ *
+ * A schedule is an array of operations in a topological order: each names the earlier
+ * operations it depends on (AND: it starts once all of them completed).  The engine
+ * (nbc_engine.c) runs, on each pass, every operation whose dependencies completed; a
+ * wait completes when its counter reached its target, every other operation completes
+ * when it has been issued (puts and gets are blocking on the engine's own context, so
+ * their buffers are free or filled then).  Builders (nbc_build.c) emit one schedule per
+ * request for (team, sizes, root, op).
+ *
+ * Signals are counting, on symmetric counters of the team's slot that no blocking
+ * collective uses: one counter per (class, source member) on each PE.  Requests of one
+ * team run one after the other in posting order on every PE, and each builder's signals
+ * are symmetric (every signal sent is waited for by its receiver in the same request),
+ * so the target of each wait is known when the schedule is built (nbc_team.seen) and a
+ * count never mixes two requests whose order matters:
+ *   READY  "my source is posted: read it" (then also my published length)
+ *   DATA   "I finished reading your source" (or: the data I put is there)
+ *   SYNC   team_sync rounds (no data)
+ * A DATA signal of request k+1 from j needs my READY of k+1, sent only after my request k
+ * completed, so it cannot stand in for one of request k still in flight.
+ */
+#ifndef OFS_NBC_H
+#define OFS_NBC_H
+
+#include "coll_internal.h"
+
+enum nbc_cls { NBC_C_READY, NBC_C_DATA, NBC_C_SYNC, NBC_NCLS };
+
+enum nbc_op_kind {
+    NBC_OP_SIG,    /* signal class cls on member peer */
+    NBC_OP_WAIT,   /* counter (cls, peer) reaches target */
+    NBC_OP_PUT,    /* len bytes from src to dst (symmetric) on member peer */
+    NBC_OP_PUTSIG, /* the same, then a DATA signal ordered after it */
+    NBC_OP_GET,    /* len bytes from src (symmetric) on member peer into dst */
+    NBC_OP_IGET,   /* strided: nel elements of es bytes, strides dstr/sstr (elements) */
+    NBC_OP_GETV,   /* collect: member peer's block; lens[] in elements, offset computed */
+    NBC_OP_CHECK,  /* collect: dest against the total of lens[] (the API's check) */
+    NBC_OP_COPY,   /* local memmove */
+    NBC_OP_REDUCE, /* dst[i] = dst[i] op src[i], nel elements of type; with cls = 1, src
+                    * is symmetric on member peer: read in place where it is mapped (shm),
+                    * else fetched into buf first */
+};
+
+struct nbc_op {
+    uint8_t kind, cls, done, rop;
+    uint8_t rtype;
+    int peer;             /* team member index */
+    uint32_t ndeps, dep0; /* dependencies: deps[dep0 .. dep0 + ndeps) of the schedule */
+    uint64_t target;      /* WAIT */
+    char *dst;
+    const char *src;
+    size_t len;
+    size_t nel, es; /* IGET, GETV, REDUCE */
+    ptrdiff_t dstr, sstr;
+    const uint64_t *lens;      /* GETV */
+    char *buf;                 /* REDUCE from a member without a mapping */
+    coll_total_check_fn check; /* CHECK, with the routine's name r */
+    const char *r;
+};
+
+/* per-team engine state (local), by the team's slot */
+struct nbc_team {
+    struct coll_team *team;
+    struct coll_nbc_req *head, *tail; /* requests in posting order; head runs */
+    int nreq;                         /* requests of the team not yet freed */
+    uint64_t *seen;                   /* NBC_NCLS x size: targets handed out */
+};
+
+struct nbc_sched {
+    struct nbc_op *ops;
+    uint32_t nops, cap;
+    uint32_t *deps;
+    uint32_t ndeps, dcap;
+    uint32_t first; /* ops before it all completed */
+    void *tmp;      /* private buffers of the request (from nbc_tmp_get) */
+    size_t tmp_len;
+    size_t mem; /* bytes held (SHMEM_NBC_MEM_MAX) */
+};
+
+#define NBC_REQ_LIVE 0x6f6e6263u /* "onbc" */
+#define NBC_REQ_SLOT 128
+
+struct coll_nbc_req {
+    uint32_t magic; /* NBC_REQ_LIVE while the program may wait for it */
+    int state;      /* NBC_S_* (atomic) */
+    const char *routine;
+    struct nbc_team *nt;
+    struct coll_nbc_req *next; /* in the team's queue */
+    struct nbc_sched s;
+};
+enum { NBC_S_QUEUED, NBC_S_RUNNING, NBC_S_DONE };
+
+/* ---- building (nbc_build.c) ---- */
+/* Append an operation depending on the ndep operations deps (indices returned by earlier
+ * appends; -1 entries are skipped); returns its index. */
+int nbc_add(struct nbc_sched *s, const struct nbc_op *op, int ndep, const int *deps) OFS_HIDDEN;
+/* A wait for the next signal of class cls from member peer (target from nt->seen). */
+int nbc_add_wait(struct nbc_sched *s, struct nbc_team *nt, int cls, int peer, int ndep,
+                 const int *deps) OFS_HIDDEN;
+/* Fill the schedule of a request; OFS_ERR_NOMEM when host memory is short. */
+ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a) OFS_HIDDEN;
+
+/* ---- engine (nbc_engine.c) ---- */
+/* len bytes of private memory for s->tmp (s->tmp_len set): a buffer that an earlier
+ * request released is reused (a fresh large malloc costs page faults every time) */
+void *nbc_tmp_get(struct nbc_sched *s, size_t len) OFS_HIDDEN;
+/* the published length word of my copy of the team's slot (collect) */
+uint64_t *nbc_pub(struct nbc_team *nt) OFS_HIDDEN;
+
+#endif

@@ -1,0 +1,407 @@
+/*
+ * Schedule builders of the non-blocking collectives: one graph per request (nbc.h).
+ *
+ * Data moves by get from the owner's symmetric source once the owner said READY, and the
+ * reader answers DATA when it is done, so nobody writes into memory of a PE that may not
+ * have posted the request yet, and a source is free for reuse when its owner has every
+ * DATA answer.  That needs no symmetric scratch space, so several requests of a team can
+ * be outstanding, and blocking collectives keep their own counters and scratch.
+ * - team_sync: dissemination rounds (SYNC signals).
+ * - broadcast: every member gets the root's source (linear; the root answers nothing).
+ * - fcollect, collect, alltoall(s): every member gets its blocks from every other member;
+ *   collect first reads each member's published length.
+ * - reduce, scans: every member gets the sources it needs into private buffers and
+ *   reduces them in member order 0, 1, ..., so every PE computes the same result with the
+ *   same rounding.
+ * Linear algorithms: the teams this targets are small (1-8 PEs here); a tree or ring
+ * builder can replace any of these without touching the engine.
+ */
+#include "nbc.h"
+
+#include <stdlib.h>
+
+/* reductions from this many bytes on 3 members or more: reduce-scatter + allgather (below,
+ * and on 2 members, which move as many bytes either way: every member folds every source,
+ * in fewer steps) */
+#define NBC_REDUCE_RS_MIN 4096
+
+static int grow(void **p, uint32_t *cap, size_t elem)
+{
+    uint32_t ncap = *cap ? *cap * 2 : 16;
+    void *q = realloc(*p, (size_t)ncap * elem);
+
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = ncap;
+    return 0;
+}
+
+int nbc_add(struct nbc_sched *s, const struct nbc_op *op, int ndep, const int *deps)
+{
+    struct nbc_op *o;
+
+    if (s->nops == s->cap && grow((void **)&s->ops, &s->cap, sizeof(*s->ops)))
+        return -1;
+    o = &s->ops[s->nops];
+    *o = *op;
+    o->done = 0;
+    o->dep0 = s->ndeps;
+    o->ndeps = 0;
+    for (int i = 0; i < ndep; i++) {
+        if (deps[i] < 0)
+            continue;
+        if (s->ndeps == s->dcap && grow((void **)&s->deps, &s->dcap, sizeof(*s->deps)))
+            return -1;
+        s->deps[s->ndeps++] = (uint32_t)deps[i];
+        o->ndeps++;
+    }
+    return (int)s->nops++;
+}
+
+int nbc_add_wait(struct nbc_sched *s, struct nbc_team *nt, int cls, int peer, int ndep,
+                 const int *deps)
+{
+    struct nbc_op op = { .kind = NBC_OP_WAIT, .cls = (uint8_t)cls, .peer = peer };
+
+    op.target = ++nt->seen[(size_t)cls * (size_t)nt->team->size + (size_t)peer];
+    return nbc_add(s, &op, ndep, deps);
+}
+
+static int add_sig(struct nbc_sched *s, int cls, int peer, int dep)
+{
+    struct nbc_op op = { .kind = NBC_OP_SIG, .cls = (uint8_t)cls, .peer = peer };
+    return nbc_add(s, &op, 1, &dep);
+}
+
+static int add_get(struct nbc_sched *s, void *dst, const void *src, size_t len, int peer, int dep)
+{
+    struct nbc_op op = { .kind = NBC_OP_GET, .dst = dst, .src = src, .len = len, .peer = peer };
+    return nbc_add(s, &op, 1, &dep);
+}
+
+static int add_copy(struct nbc_sched *s, void *dst, const void *src, size_t len, int ndep,
+                    const int *deps)
+{
+    struct nbc_op op = { .kind = NBC_OP_COPY, .dst = dst, .src = src, .len = len };
+    return nbc_add(s, &op, ndep, deps);
+}
+
+static int build_sync(struct nbc_sched *s, struct nbc_team *nt)
+{
+    int n = nt->team->size, me = nt->team->my_pe, prev = -1;
+
+    for (int d = 1; d < n; d <<= 1) {
+        int sig = add_sig(s, NBC_C_SYNC, (me + d) % n, prev);
+        prev = nbc_add_wait(s, nt, NBC_C_SYNC, (me - d + n) % n, 1, &sig);
+        if (sig < 0 || prev < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* every member j (but me) for which want[j]: READY from me */
+static int ready_all(struct nbc_sched *s, struct nbc_team *nt, const char *want, int dep)
+{
+    for (int j = 0; j < nt->team->size; j++)
+        if (j != nt->team->my_pe && want[j] && add_sig(s, NBC_C_READY, j, dep) < 0)
+            return -1;
+    return 0;
+}
+
+/* read one block of member j once it said READY, then answer DATA; returns the read */
+static int read_from(struct nbc_sched *s, struct nbc_team *nt, struct nbc_op *rd, int j)
+{
+    int w = nbc_add_wait(s, nt, NBC_C_READY, j, 0, NULL), g;
+
+    rd->peer = j;
+    g = nbc_add(s, rd, 1, &w);
+    if (w < 0 || g < 0 || add_sig(s, NBC_C_DATA, j, g) < 0)
+        return -1;
+    return g;
+}
+
+/* Reduce of a long vector: reduce-scatter then allgather, both by get.  Member i folds
+ * slice i of every source (in member order) into private memory, copies it into its own
+ * dest and says READY again; every member then gets slice j from member j's dest once j
+ * said so and once j has read slice j of its source (dest may be source).  2 x len bytes
+ * move per member instead of n x len, and each folds len / n bytes. */
+static int build_reduce_rs(struct nbc_sched *s, struct nbc_team *nt, const struct coll_nbc_args *a)
+{
+    int n = nt->team->size, me = nt->team->my_pe, prev = -1, cp;
+    size_t es = a->es, base = a->nelems / (size_t)n, extra = a->nelems % (size_t)n;
+    size_t cnt_me = base + ((size_t)me < extra), off_me, len_me = cnt_me * es;
+    char *dest = a->dest, *acc, *bufs;
+    const char *src = a->src;
+#define SLICE_OFF(i) ((size_t)(i)*base + ((size_t)(i) < extra ? (size_t)(i) : extra))
+
+    off_me = SLICE_OFF(me);
+    if (!nbc_tmp_get(s, 2 * len_me)) /* the fold, and a fetched slice where not mapped */
+        return -1;
+    s->mem += 2 * len_me;
+    acc = s->tmp;
+    bufs = acc + len_me;
+    for (int j = 0; j < n; j++)
+        if (j != me && add_sig(s, NBC_C_READY, j, -1) < 0)
+            return -1;
+    /* fold slice me of every source in member order, each read where it lies once its
+     * owner said READY (in place through shared memory when mapped), then answer DATA */
+    for (int j = 0; j < n; j++) {
+        int deps[2] = { prev, -1 };
+        if (j != me && (deps[1] = nbc_add_wait(s, nt, NBC_C_READY, j, 0, NULL)) < 0)
+            return -1;
+        if (j == 0 && j == me) {
+            prev = add_copy(s, acc, src + off_me * es, len_me, 2, deps);
+        } else if (j == 0) {
+            struct nbc_op rd = {
+                .kind = NBC_OP_GET, .dst = acc, .src = src + off_me * es, .len = len_me, .peer = j
+            };
+            prev = nbc_add(s, &rd, 2, deps);
+        } else {
+            struct nbc_op r = { .kind = NBC_OP_REDUCE,
+                                .dst = acc,
+                                .src = src + off_me * es,
+                                .nel = cnt_me,
+                                .rop = (uint8_t)a->op,
+                                .rtype = (uint8_t)a->type,
+                                .cls = j != me,
+                                .peer = j,
+                                .buf = bufs };
+            prev = nbc_add(s, &r, 2, deps);
+        }
+        if (prev < 0 || (j != me && add_sig(s, NBC_C_DATA, j, prev) < 0))
+            return -1;
+    }
+    cp = len_me ? add_copy(s, dest + off_me * es, acc, len_me, 1, &prev) : prev;
+    if (len_me && cp < 0)
+        return -1;
+    for (int j = 0; j < n; j++)
+        if (j != me && add_sig(s, NBC_C_READY, j, cp) < 0)
+            return -1;
+    for (int k = 1; k < n; k++) {
+        int j = (me + k) % n, deps[2], g;
+        size_t cnt_j = base + ((size_t)j < extra);
+        struct nbc_op rd = { .kind = NBC_OP_GET,
+                             .dst = dest + SLICE_OFF(j) * es,
+                             .src = dest + SLICE_OFF(j) * es,
+                             .len = cnt_j * es,
+                             .peer = j };
+        deps[0] = nbc_add_wait(s, nt, NBC_C_DATA, j, 0, NULL);  /* j read my slice j */
+        deps[1] = nbc_add_wait(s, nt, NBC_C_READY, j, 0, NULL); /* j's slice is ready */
+        g = nbc_add(s, &rd, 2, deps);
+        if (deps[0] < 0 || deps[1] < 0 || g < 0 || add_sig(s, NBC_C_DATA, j, g) < 0)
+            return -1;
+    }
+    /* my dest slice stays as it is until every member has read it */
+    for (int j = 0; j < n; j++)
+        if (j != me && nbc_add_wait(s, nt, NBC_C_DATA, j, 0, NULL) < 0)
+            return -1;
+    return 0;
+#undef SLICE_OFF
+}
+
+ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
+{
+    struct nbc_sched *s = &q->s;
+    struct nbc_team *nt = q->nt;
+    int n = nt->team->size, me = nt->team->my_pe, rc = 0;
+    size_t len = a->nelems * a->es;
+    char *dest = a->dest;
+    const char *src = a->src;
+    char *want = calloc((size_t)n, 1);
+    int *idx = calloc((size_t)n + 1, sizeof(int));
+
+    if (!want || !idx)
+        goto nomem;
+    switch (a->kind) {
+    case COLL_NBC_SYNC: rc = build_sync(s, nt); break;
+
+    case COLL_NBC_BCAST:
+        if (me == a->root) {
+            memset(want, 1, (size_t)n);
+            rc = ready_all(s, nt, want, -1);
+            /* answers: from every member but me */
+            for (int j = 0; j < n && !rc; j++)
+                if (j != me && nbc_add_wait(s, nt, NBC_C_DATA, j, 0, NULL) < 0)
+                    rc = -1;
+            if (!rc && dest != src && len)
+                rc = add_copy(s, dest, src, len, 0, NULL) < 0;
+        } else if (len) {
+            struct nbc_op rd = { .kind = NBC_OP_GET, .dst = dest, .src = src, .len = len };
+            rc = read_from(s, nt, &rd, a->root) < 0;
+        } else {
+            /* zero bytes: still one READY/DATA pair, as the root expects */
+            struct nbc_op rd = { .kind = NBC_OP_COPY };
+            rc = read_from(s, nt, &rd, a->root) < 0;
+        }
+        break;
+
+    case COLL_NBC_FCOLLECT:
+    case COLL_NBC_ALLTOALL:
+    case COLL_NBC_ALLTOALLS: {
+        int a2a = a->kind != COLL_NBC_FCOLLECT, strided = a->kind == COLL_NBC_ALLTOALLS;
+        size_t dblk = strided ? a->nelems * (size_t)a->dst * a->es : len;
+        size_t sblk = strided ? a->nelems * (size_t)a->sst * a->es : len;
+
+        memset(want, 1, (size_t)n);
+        rc = ready_all(s, nt, want, -1);
+        for (int k = 0; k < n && !rc; k++) {
+            int j = (me + k) % n;
+            struct nbc_op rd = { .kind = strided ? NBC_OP_IGET : NBC_OP_GET,
+                                 .dst = dest + (size_t)j * dblk,
+                                 .src = a2a ? src + (size_t)me * sblk : src,
+                                 .len = len,
+                                 .nel = a->nelems,
+                                 .es = a->es,
+                                 .dstr = a->dst,
+                                 .sstr = a->sst };
+            if (j == me) {
+                rd.src = a2a ? src + (size_t)me * sblk : src;
+                if (strided) {
+                    rd.peer = me; /* a strided get from myself: the engine copies */
+                    rc = nbc_add(s, &rd, 0, NULL) < 0;
+                } else if (len) {
+                    rc = add_copy(s, rd.dst, rd.src, len, 0, NULL) < 0;
+                }
+                continue;
+            }
+            rc = read_from(s, nt, &rd, j) < 0;
+        }
+        for (int j = 0; j < n && !rc; j++)
+            if (j != me && nbc_add_wait(s, nt, NBC_C_DATA, j, 0, NULL) < 0)
+                rc = -1;
+        break;
+    }
+
+    case COLL_NBC_COLLECT: {
+        uint64_t *lens = nbc_tmp_get(s, (size_t)n * sizeof(uint64_t));
+        int pub, chk = -1, *gl = idx;
+
+        if (!lens)
+            goto nomem;
+        s->mem += (size_t)n * sizeof(uint64_t);
+        lens[me] = a->nelems;
+        pub = add_copy(s, nbc_pub(nt), &lens[me], sizeof(uint64_t), 0, NULL);
+        memset(want, 1, (size_t)n);
+        rc = pub < 0 || ready_all(s, nt, want, pub);
+        for (int j = 0; j < n && !rc; j++) {
+            int w;
+            if (j == me) {
+                gl[j] = -1;
+                continue;
+            }
+            w = nbc_add_wait(s, nt, NBC_C_READY, j, 0, NULL);
+            gl[j] = add_get(s, &lens[j], nbc_pub(nt), sizeof(uint64_t), j, w);
+            rc = w < 0 || gl[j] < 0;
+        }
+        if (!rc && a->check) {
+            struct nbc_op c = { .kind = NBC_OP_CHECK,
+                                .dst = dest,
+                                .lens = lens,
+                                .es = a->es,
+                                .nel = a->nelems,
+                                .check = a->check,
+                                .r = q->routine };
+            chk = nbc_add(s, &c, n, gl);
+            rc = chk < 0;
+        } else if (!rc) {
+            /* no check: the blocks wait for every length */
+            struct nbc_op c = { .kind = NBC_OP_COPY };
+            chk = nbc_add(s, &c, n, gl);
+            rc = chk < 0;
+        }
+        for (int k = 0; k < n && !rc; k++) {
+            int j = (me + k) % n, g;
+            struct nbc_op rd = {
+                .kind = NBC_OP_GETV, .dst = dest, .src = src, .es = a->es, .lens = lens, .peer = j
+            };
+            g = nbc_add(s, &rd, 1, &chk);
+            rc = g < 0 || (j != me && add_sig(s, NBC_C_DATA, j, g) < 0);
+        }
+        for (int j = 0; j < n && !rc; j++)
+            if (j != me && nbc_add_wait(s, nt, NBC_C_DATA, j, 0, NULL) < 0)
+                rc = -1;
+        break;
+    }
+
+    case COLL_NBC_REDUCE:
+        if (n > 2 && len >= NBC_REDUCE_RS_MIN) {
+            rc = build_reduce_rs(s, nt, a);
+            break;
+        }
+        /* fall through */
+    case COLL_NBC_SCAN: {
+        int scan = a->kind == COLL_NBC_SCAN;
+        /* members whose source I read: all (reduce), those before me (scan); the last
+         * term of the fold: n - 1, me (inclusive scan), me - 1 (exclusive scan) */
+        int last = !scan ? n - 1 : a->exclusive ? me - 1 : me;
+        enum coll_op op = scan ? COLL_OP_SUM : a->op;
+        char *acc, *bufs;
+        int prev = -1, *g = idx;
+
+        if (!nbc_tmp_get(s, ((size_t)n + 1) * len))
+            goto nomem;
+        s->mem += ((size_t)n + 1) * len;
+        acc = s->tmp;
+        bufs = acc + len;
+        for (int j = 0; j < n; j++)
+            want[j] = scan ? j > me : 1;
+        rc = ready_all(s, nt, want, -1);
+        for (int k = 1; k < n && !rc; k++) {
+            int j = (me + k) % n;
+            struct nbc_op rd = {
+                .kind = NBC_OP_GET, .dst = bufs + (size_t)j * len, .src = src, .len = len
+            };
+            g[j] = -1;
+            if (scan && j > me)
+                continue;
+            g[j] = read_from(s, nt, &rd, j);
+            rc = g[j] < 0;
+        }
+        g[me] = -1;
+        for (int j = 0; j <= last && !rc && len; j++) {
+            const char *term = j == me ? src : bufs + (size_t)j * len;
+            int deps[2] = { prev, g[j] };
+            if (j == 0) {
+                prev = add_copy(s, acc, term, len, 2, deps);
+            } else {
+                struct nbc_op r = { .kind = NBC_OP_REDUCE,
+                                    .dst = acc,
+                                    .src = term,
+                                    .nel = a->nelems,
+                                    .rop = (uint8_t)op,
+                                    .rtype = (uint8_t)a->type };
+                prev = nbc_add(s, &r, 2, deps);
+            }
+            rc = prev < 0;
+        }
+        /* the final copy waits for every reader of my source: dest may be source */
+        for (int j = 0; j < n && !rc; j++)
+            want[j] = j != me && (!scan || j > me);
+        if (!rc) {
+            int w = 0;
+            for (int j = 0; j < n && !rc; j++) {
+                if (!want[j])
+                    continue;
+                idx[w] = nbc_add_wait(s, nt, NBC_C_DATA, j, 0, NULL);
+                rc = idx[w++] < 0;
+            }
+            idx[w++] = prev;
+            if (!rc && len)
+                rc = add_copy(s, dest, acc, len, w, idx) < 0;
+        }
+        break;
+    }
+    }
+    free(want);
+    free(idx);
+    if (rc)
+        return OFS_ERR_NOMEM;
+    s->mem += (size_t)s->cap * sizeof(*s->ops) + (size_t)s->dcap * sizeof(*s->deps);
+    return OFS_OK;
+
+nomem:
+    free(want);
+    free(idx);
+    return OFS_ERR_NOMEM;
+}

@@ -1,0 +1,608 @@
+/*
+ * The engine of the non-blocking collectives (nbc.h): requests, their per-team queues,
+ * the passes that advance schedules, and who runs them:
+ * - every wait of the library: comm_progress runs the hook set here while a request is
+ *   outstanding (one atomic load of a pointer when none is);
+ * - the engine thread, started with the first request: it sleeps on a condition variable
+ *   while nothing is outstanding, and between passes that found nothing to do it naps
+ *   (growing steps up to NBC_NAP_MAX_NS), so a PE that computes without calling the
+ *   library still moves its part of every schedule;
+ * - shmemx_req_wait/test through the wait primitive.
+ * One pass at a time (a mutex taken with trylock: a pass that finds it taken returns, so
+ * the comm calls of a pass may drive progress again without recursing).  The engine
+ * issues its puts, gets and signals on a context of its own.
+ */
+#define _GNU_SOURCE
+#include "nbc.h"
+
+#include <pthread.h>
+#include <sys/prctl.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define NBC_NAP_MIN_NS 5000L
+#define NBC_NAP_MAX_NS 200000L
+/* with nothing outstanding the thread lingers this long, looking every NBC_LINGER_NAP_NS,
+ * before it sleeps until woken: a program that posts and waits in a loop then costs no
+ * wake-up of the thread per request */
+#define NBC_LINGER_NS 10000000L
+#define NBC_LINGER_NAP_NS 100000L
+#define NBC_REQS_SPARE 1024 /* handles beyond the limit: a freed one stays dead longer */
+
+static struct {
+    pthread_mutex_t lock; /* one pass at a time; posting and freeing */
+    struct comm_ctx *ctx;
+    char *base; /* symmetric: per team slot, NBC_NCLS x n_pes counters and a length word */
+    size_t slot_len;
+    int nslots;
+    struct nbc_team **teams; /* by slot */
+    struct ofs_htab reqs;
+    int outstanding; /* requests not completed (atomic) */
+    int waiters;     /* application threads in shmemx_req_wait (atomic): they drive */
+    uint64_t *bell;  /* symmetric: rung (+2) by every signal sent through shared memory;
+                      * bit 0: somebody sleeps on it (futex) */
+    int nreq;        /* requests not freed */
+    size_t mem;      /* schedule memory held */
+    /* engine thread */
+    pthread_t thread;
+    int thread_on, stop;
+    int deep; /* the thread sleeps until woken (atomic; set under tlock) */
+    pthread_mutex_t tlock;
+    pthread_cond_t tcond;
+} eng = { .lock = PTHREAD_MUTEX_INITIALIZER,
+          .reqs = OFS_HTAB_INITIALIZER,
+          .tlock = PTHREAD_MUTEX_INITIALIZER,
+          .tcond = PTHREAD_COND_INITIALIZER };
+
+static void nbc_progress(void);
+
+/* released private buffers kept for reuse, largest first out */
+#define NBC_TMP_CACHE 4
+static struct {
+    void *p;
+    size_t len;
+} tmp_cache[NBC_TMP_CACHE];
+
+static uint64_t *counter(int slot, int cls, int src)
+{
+    return (uint64_t *)(eng.base + (size_t)slot * eng.slot_len) +
+           (size_t)cls * (size_t)ofs_g.n_pes + (size_t)src;
+}
+
+uint64_t *nbc_pub(struct nbc_team *nt)
+{
+    return counter(nt->team->id, NBC_NCLS, 0);
+}
+
+ofs_status_t coll_nbc_init(void)
+{
+    ofs_status_t st;
+
+    eng.nslots = (int)ofs_g.params.TEAMS_MAX;
+    eng.slot_len =
+        (((size_t)NBC_NCLS * (size_t)ofs_g.n_pes + 1) * sizeof(uint64_t) + 63) & ~(size_t)63;
+    eng.base = heap_alloc(eng.slot_len * (size_t)eng.nslots, 64);
+    eng.bell = heap_alloc(64, 64);
+    eng.teams = calloc((size_t)eng.nslots, sizeof(*eng.teams));
+    if (!eng.base || !eng.bell || !eng.teams) {
+        ofs_log_error("shmem_init: no room for the counters of the non-blocking collectives "
+                      "(%zu bytes of the symmetric heap)",
+                      eng.slot_len * (size_t)eng.nslots);
+        return OFS_ERR_NOMEM;
+    }
+    memset(eng.base, 0, eng.slot_len * (size_t)eng.nslots);
+    *eng.bell = 0;
+    st = ofs_htab_init(&eng.reqs, NBC_REQ_SLOT,
+                       (uint32_t)ofs_g.params.NBC_REQS_MAX + NBC_REQS_SPARE);
+    if (st != OFS_OK)
+        return st;
+    return comm_ctx_create(0, NULL, &eng.ctx);
+}
+
+static void team_state_free(int slot)
+{
+    struct nbc_team *nt = eng.teams[slot];
+
+    if (!nt)
+        return;
+    free(nt->seen);
+    free(nt);
+    eng.teams[slot] = NULL;
+}
+
+void coll_nbc_fini(void)
+{
+    if (eng.thread_on) {
+        pthread_mutex_lock(&eng.tlock);
+        eng.stop = 1;
+        pthread_cond_signal(&eng.tcond);
+        pthread_mutex_unlock(&eng.tlock);
+        pthread_join(eng.thread, NULL);
+        eng.thread_on = 0;
+        eng.stop = 0;
+    }
+    comm_progress_hook_set(NULL);
+    for (int i = 0; eng.teams && i < eng.nslots; i++)
+        team_state_free(i);
+    for (int i = 0; i < NBC_TMP_CACHE; i++) {
+        free(tmp_cache[i].p);
+        tmp_cache[i].p = NULL;
+    }
+    free(eng.teams);
+    eng.teams = NULL;
+    ofs_htab_fini(&eng.reqs);
+    if (eng.ctx)
+        comm_ctx_destroy(eng.ctx);
+    eng.ctx = NULL;
+    if (eng.bell)
+        heap_free(eng.bell);
+    eng.bell = NULL;
+    if (eng.base)
+        heap_free(eng.base);
+    eng.base = NULL;
+    eng.outstanding = eng.nreq = 0;
+    eng.mem = 0;
+}
+
+/* ---- running a schedule ---- */
+
+static void nbc_signal(struct nbc_team *nt, int cls, int peer, const void *dst, const void *src,
+                       size_t len)
+{
+    struct coll_team *t = nt->team;
+    uint64_t *f = counter(t->id, cls, t->my_pe);
+    int pe = coll_team_world_pe(t, peer);
+
+    if (coll_cfg.fast_signal) {
+        uint64_t *p = comm_ptr(f, pe);
+        if (p) {
+            uint64_t *bell = comm_ptr(eng.bell, pe);
+            if (len)
+                comm_put(eng.ctx, (void *)dst, src, len, pe);
+            __atomic_fetch_add(p, 1, __ATOMIC_RELEASE);
+            if (__atomic_add_fetch(bell, 2, __ATOMIC_SEQ_CST) & 1) {
+                __atomic_and_fetch(bell, ~(uint64_t)1, __ATOMIC_SEQ_CST);
+                coll_futex_wake(bell);
+            }
+            return;
+        }
+    }
+    if (!len)
+        dst = f, src = f;
+    comm_put_signal(eng.ctx, (void *)dst, src, len, f, 1, COMM_SIG_ADD | COMM_SIG_COLL, pe, 0);
+}
+
+/* Run op if it can complete now; 1 when it completed. */
+static int op_run(struct nbc_team *nt, struct nbc_op *op)
+{
+    struct coll_team *t = nt->team;
+    int pe =
+        op->kind == NBC_OP_COPY || op->kind == NBC_OP_REDUCE ? -1 : coll_team_world_pe(t, op->peer);
+
+    switch (op->kind) {
+    case NBC_OP_SIG: nbc_signal(nt, op->cls, op->peer, NULL, NULL, 0); return 1;
+    case NBC_OP_WAIT:
+        return __atomic_load_n(counter(t->id, op->cls, op->peer), __ATOMIC_ACQUIRE) >= op->target;
+    case NBC_OP_PUT:
+        if (op->len)
+            comm_put(eng.ctx, op->dst, op->src, op->len, pe);
+        return 1;
+    case NBC_OP_PUTSIG: nbc_signal(nt, NBC_C_DATA, op->peer, op->dst, op->src, op->len); return 1;
+    case NBC_OP_GET:
+        if (op->len)
+            comm_get(eng.ctx, op->dst, op->src, op->len, pe);
+        return 1;
+    case NBC_OP_IGET:
+        if (op->nel)
+            comm_iget(eng.ctx, op->dst, op->src, op->dstr, op->sstr, op->nel, op->es, pe);
+        return 1;
+    case NBC_OP_GETV: {
+        size_t off = 0, len = (size_t)op->lens[op->peer] * op->es;
+        for (int i = 0; i < op->peer; i++)
+            off += (size_t)op->lens[i] * op->es;
+        if (!len)
+            return 1;
+        if (op->peer == t->my_pe)
+            memmove(op->dst + off, op->src, len);
+        else
+            comm_get(eng.ctx, op->dst + off, op->src, len, pe);
+        return 1;
+    }
+    case NBC_OP_CHECK: {
+        size_t total = 0, blk;
+        for (int i = 0; i < t->size; i++) {
+            if (__builtin_mul_overflow((size_t)op->lens[i], op->es, &blk))
+                blk = SIZE_MAX; /* reported as an overflow by the sum */
+            total = coll_total_add(op->r, op->check, op->dst, op->nel, total, blk);
+        }
+        op->check(op->r, op->dst, op->nel, total, 0);
+        return 1;
+    }
+    case NBC_OP_COPY:
+        if (op->len && op->dst != op->src)
+            memmove(op->dst, op->src, op->len);
+        return 1;
+    case NBC_OP_REDUCE: {
+        const void *from = op->src;
+        if (op->cls && op->nel) {
+            int rpe = coll_team_world_pe(t, op->peer);
+            from = comm_ptr(op->src, rpe);
+            if (!from) {
+                comm_get(eng.ctx, op->buf, op->src, op->nel * coll_type_size(op->rtype), rpe);
+                from = op->buf;
+            }
+        }
+        coll_op_apply((enum coll_op)op->rop, (enum coll_type)op->rtype, op->dst, from, op->nel);
+        return 1;
+    }
+    }
+    return 1;
+}
+
+/* One pass over a schedule in order (dependencies point backwards, so a chain whose
+ * operations can complete now completes in one pass); 1 when the schedule is done. */
+static int sched_pass(struct nbc_team *nt, struct nbc_sched *s, int *moved)
+{
+    for (uint32_t i = s->first; i < s->nops; i++) {
+        struct nbc_op *op = &s->ops[i];
+        uint32_t d;
+
+        if (op->done)
+            continue;
+        for (d = 0; d < op->ndeps; d++)
+            if (!s->ops[s->deps[op->dep0 + d]].done)
+                break;
+        if (d < op->ndeps || !op_run(nt, op))
+            continue;
+        op->done = 1;
+        *moved = 1;
+        if (i == s->first)
+            s->first++;
+    }
+    while (s->first < s->nops && s->ops[s->first].done)
+        s->first++;
+    return s->first == s->nops;
+}
+
+void *nbc_tmp_get(struct nbc_sched *s, size_t len)
+{
+    int best = -1;
+
+    for (int i = 0; i < NBC_TMP_CACHE; i++)
+        if (tmp_cache[i].p && tmp_cache[i].len >= len &&
+            (best < 0 || tmp_cache[i].len < tmp_cache[best].len))
+            best = i;
+    if (best >= 0) {
+        s->tmp = tmp_cache[best].p;
+        s->tmp_len = tmp_cache[best].len;
+        tmp_cache[best].p = NULL;
+        memset(s->tmp, 0, len);
+    } else {
+        s->tmp = calloc(1, len ? len : 1);
+        s->tmp_len = len;
+    }
+    return s->tmp;
+}
+
+static void tmp_put(void *p, size_t len)
+{
+    int slot = 0;
+
+    if (!p)
+        return;
+    /* an empty slot, else the smallest buffer kept */
+    for (int i = 0; i < NBC_TMP_CACHE; i++) {
+        if (!tmp_cache[i].p) {
+            slot = i;
+            break;
+        }
+        if (tmp_cache[i].len < tmp_cache[slot].len)
+            slot = i;
+    }
+    if (tmp_cache[slot].p && tmp_cache[slot].len >= len) {
+        free(p);
+        return;
+    }
+    free(tmp_cache[slot].p);
+    tmp_cache[slot].p = p;
+    tmp_cache[slot].len = len;
+}
+
+/* The schedule's memory goes as soon as it completed (the handle stays until freed). */
+static void sched_release(struct nbc_sched *s)
+{
+    free(s->ops);
+    free(s->deps);
+    tmp_put(s->tmp, s->tmp_len);
+    eng.mem -= s->mem;
+    memset(s, 0, sizeof(*s));
+}
+
+/* A pass over every team's running request; under eng.lock. */
+static int engine_pass(void)
+{
+    int moved = 0;
+
+    for (int i = 0; i < eng.nslots; i++) {
+        struct nbc_team *nt = eng.teams[i];
+        struct coll_nbc_req *q;
+
+        while (nt && (q = nt->head) != NULL) {
+            if (!sched_pass(nt, &q->s, &moved))
+                break;
+            sched_release(&q->s);
+            nt->head = q->next;
+            if (!nt->head)
+                nt->tail = NULL;
+            q->next = NULL;
+            __atomic_store_n(&q->state, NBC_S_DONE, __ATOMIC_RELEASE);
+            if (__atomic_sub_fetch(&eng.outstanding, 1, __ATOMIC_ACQ_REL) == 0)
+                comm_progress_hook_set(NULL);
+            moved = 1;
+        }
+    }
+    return moved;
+}
+
+static void nbc_progress(void)
+{
+    static __thread int inside;
+
+    if (inside || pthread_mutex_trylock(&eng.lock))
+        return;
+    inside = 1;
+    while (engine_pass())
+        ;
+    inside = 0;
+    pthread_mutex_unlock(&eng.lock);
+}
+
+/* Sleep on my bell until a signal rings it (at most COLL_NAP_MAX_NS: coll_futex_wait),
+ * unless it rang since seen was read.  Only when every signal comes through shared
+ * memory (coll_cfg.fast_signal): signals by the fabric do not ring it. */
+static void bell_nap(uint64_t seen)
+{
+    if ((seen & 1) || __atomic_compare_exchange_n(eng.bell, &seen, seen | 1, 0, __ATOMIC_SEQ_CST,
+                                                  __ATOMIC_SEQ_CST))
+        coll_futex_wait(eng.bell, (uint32_t)(seen | 1));
+}
+
+/* ---- the engine thread ---- */
+
+static void *engine_main(void *arg)
+{
+    long nap = NBC_NAP_MIN_NS, idle = 0;
+
+    (void)arg;
+    /* naps of a few microseconds, not the default 50 us of timer slack */
+    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+    pthread_mutex_lock(&eng.tlock);
+    while (!eng.stop) {
+        if (!__atomic_load_n(&eng.outstanding, __ATOMIC_SEQ_CST)) {
+            nap = NBC_NAP_MIN_NS;
+            if (idle < NBC_LINGER_NS) {
+                struct timespec ts = { 0, NBC_LINGER_NAP_NS };
+                pthread_mutex_unlock(&eng.tlock);
+                nanosleep(&ts, NULL);
+                idle += NBC_LINGER_NAP_NS;
+                pthread_mutex_lock(&eng.tlock);
+                continue;
+            }
+            /* deep first, then the look: a post increments outstanding first, then
+             * looks at deep, so one of the two sees the other */
+            __atomic_store_n(&eng.deep, 1, __ATOMIC_SEQ_CST);
+            if (!__atomic_load_n(&eng.outstanding, __ATOMIC_SEQ_CST) && !eng.stop)
+                pthread_cond_wait(&eng.tcond, &eng.tlock);
+            __atomic_store_n(&eng.deep, 0, __ATOMIC_SEQ_CST);
+            continue;
+        }
+        idle = 0;
+        pthread_mutex_unlock(&eng.tlock);
+        if (__atomic_load_n(&eng.waiters, __ATOMIC_ACQUIRE)) {
+            /* an application thread waits in the library and drives the engine: stand by
+             * (polling too would only take the CPU and the engine's lock from it) */
+            struct timespec ts = { 0, NBC_NAP_MAX_NS };
+            nanosleep(&ts, NULL);
+            nap = NBC_NAP_MIN_NS;
+        } else {
+            int before = __atomic_load_n(&eng.outstanding, __ATOMIC_ACQUIRE);
+            uint64_t rung = __atomic_load_n(eng.bell, __ATOMIC_ACQUIRE);
+            struct timespec ts = { 0, nap };
+            comm_progress(); /* the transports, then the hook: nbc_progress */
+            if (__atomic_load_n(&eng.outstanding, __ATOMIC_ACQUIRE) != before)
+                nap = NBC_NAP_MIN_NS;
+            else
+                nap = nap * 2 > NBC_NAP_MAX_NS ? NBC_NAP_MAX_NS : nap * 2;
+            if (coll_cfg.fast_signal && nap >= NBC_NAP_MAX_NS)
+                bell_nap(rung); /* nothing moves: until the next signal */
+            else
+                nanosleep(&ts, NULL);
+        }
+        pthread_mutex_lock(&eng.tlock);
+    }
+    pthread_mutex_unlock(&eng.tlock);
+    return NULL;
+}
+
+static void engine_wake(void)
+{
+    /* running or lingering: it sees the request within NBC_LINGER_NAP_NS */
+    if (__atomic_load_n(&eng.thread_on, __ATOMIC_ACQUIRE) &&
+        !__atomic_load_n(&eng.deep, __ATOMIC_SEQ_CST))
+        return;
+    pthread_mutex_lock(&eng.tlock);
+    if (!eng.thread_on && ofs_g.params.NBC_THREAD) {
+        if (pthread_create(&eng.thread, NULL, engine_main, NULL) == 0)
+            __atomic_store_n(&eng.thread_on, 1, __ATOMIC_RELEASE);
+        else
+            ofs_log_warn("non-blocking collectives: no engine thread (%m): they progress "
+                         "only in calls to the library");
+    }
+    pthread_cond_signal(&eng.tcond);
+    pthread_mutex_unlock(&eng.tlock);
+}
+
+/* ---- requests ---- */
+
+static struct nbc_team *team_state(struct coll_team *team)
+{
+    struct nbc_team *nt = eng.teams[team->id];
+
+    if (nt && nt->team == team)
+        return nt;
+    if (nt) /* a destroyed team's slot (its state was cleared then: defensive) */
+        team_state_free(team->id);
+    nt = calloc(1, sizeof(*nt));
+    if (!nt)
+        return NULL;
+    nt->seen = calloc((size_t)NBC_NCLS * (size_t)team->size, sizeof(uint64_t));
+    if (!nt->seen) {
+        free(nt);
+        return NULL;
+    }
+    nt->team = team;
+    eng.teams[team->id] = nt;
+    return nt;
+}
+
+int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_args *a,
+                  struct coll_nbc_req **req_p)
+{
+    struct coll_nbc_req *q;
+    struct nbc_team *nt;
+
+    *req_p = NULL;
+    pthread_mutex_lock(&eng.lock);
+    if (eng.nreq >= ofs_g.params.NBC_REQS_MAX)
+        ofs_bad_input(r,
+                      "%d non-blocking collective requests are outstanding already "
+                      "(SHMEM_NBC_REQS_MAX): complete some with shmemx_req_wait or "
+                      "shmemx_req_test, or raise SHMEM_NBC_REQS_MAX",
+                      eng.nreq);
+    nt = team_state(team);
+    q = ofs_htab_alloc(&eng.reqs);
+    if (!nt || !q)
+        ofs_fatal(1, "%s: out of host memory", r);
+    q->routine = r;
+    q->nt = nt;
+    if (nbc_build(q, a) != OFS_OK)
+        ofs_fatal(1, "%s: out of host memory for the schedule", r);
+    if (eng.mem + q->s.mem > (size_t)ofs_g.params.NBC_MEM_MAX)
+        ofs_bad_input(r,
+                      "the schedules of the outstanding non-blocking collectives would hold "
+                      "%zu bytes, more than SHMEM_NBC_MEM_MAX = %zu: complete some requests "
+                      "first or raise SHMEM_NBC_MEM_MAX",
+                      eng.mem + q->s.mem, (size_t)ofs_g.params.NBC_MEM_MAX);
+    eng.mem += q->s.mem;
+    eng.nreq++;
+    nt->nreq++;
+    q->state = NBC_S_QUEUED;
+    if (nt->tail)
+        nt->tail->next = q;
+    else
+        nt->head = q;
+    nt->tail = q;
+    q->magic = NBC_REQ_LIVE;
+    if (__atomic_add_fetch(&eng.outstanding, 1, __ATOMIC_SEQ_CST) == 1)
+        comm_progress_hook_set(nbc_progress);
+    /* start it now: what can be issued at once goes out before the program computes */
+    engine_pass();
+    pthread_mutex_unlock(&eng.lock);
+    engine_wake();
+    *req_p = q;
+    return 0;
+}
+
+static void req_check(const char *r, struct coll_nbc_req *q)
+{
+    if (OFS_UNLIKELY(!ofs_htab_holds(&eng.reqs, q, NBC_REQ_SLOT, NBC_REQ_LIVE)))
+        ofs_bad_input(r,
+                      "request = %p is not an outstanding non-blocking collective request "
+                      "(never returned by a shmemx_*_nb routine, or already completed and "
+                      "freed by shmemx_req_wait/shmemx_req_test)",
+                      (void *)q);
+}
+
+static void req_free(struct coll_nbc_req **req_p)
+{
+    struct coll_nbc_req *q = *req_p;
+
+    pthread_mutex_lock(&eng.lock);
+    q->nt->nreq--;
+    eng.nreq--;
+    ofs_htab_free(&eng.reqs, q);
+    pthread_mutex_unlock(&eng.lock);
+    *req_p = NULL;
+}
+
+static int req_done(struct coll_nbc_req *q)
+{
+    return __atomic_load_n(&q->state, __ATOMIC_ACQUIRE) == NBC_S_DONE;
+}
+
+int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p)
+{
+    struct coll_nbc_req *q = *req_p;
+
+    if (!q)
+        return 0;
+    req_check(r, q);
+    if (!req_done(q))
+        nbc_progress();
+    if (!req_done(q)) {
+        uint64_t rung = 0;
+        __atomic_add_fetch(&eng.waiters, 1, __ATOMIC_ACQ_REL);
+        if (coll_cfg.fast_signal) /* sleep on the bell once polling did not suffice */
+            COMM_WAIT_UNTIL_NAP(
+                (rung = __atomic_load_n(eng.bell, __ATOMIC_ACQUIRE), nbc_progress(), req_done(q)),
+                bell_nap(rung));
+        else
+            COMM_WAIT_UNTIL(req_done(q));
+        __atomic_sub_fetch(&eng.waiters, 1, __ATOMIC_ACQ_REL);
+    }
+    req_free(req_p);
+    return 0;
+}
+
+int coll_nbc_test(const char *r, struct coll_nbc_req **req_p, int *done_p)
+{
+    struct coll_nbc_req *q = *req_p;
+
+    if (!q) {
+        *done_p = 1;
+        return 0;
+    }
+    req_check(r, q);
+    if (!req_done(q)) {
+        nbc_progress();
+        if (!req_done(q)) {
+            comm_test_poll();
+            *done_p = req_done(q);
+            if (!*done_p)
+                return 0;
+        }
+    }
+    *done_p = 1;
+    req_free(req_p);
+    return 0;
+}
+
+void coll_nbc_team_destroy(struct coll_team *team)
+{
+    struct nbc_team *nt;
+
+    if (!eng.teams)
+        return;
+    pthread_mutex_lock(&eng.lock);
+    nt = eng.teams[team->id];
+    if (nt && nt->team == team && nt->nreq > 0)
+        ofs_bad_input("shmem_team_destroy",
+                      "team = %p has %d non-blocking collective request(s) not completed by "
+                      "shmemx_req_wait/shmemx_req_test",
+                      (void *)team, nt->nreq);
+    /* every signal meant for me in this team's requests has arrived (each is waited for
+     * by a request of mine, all completed): the counters start again from 0 */
+    memset(eng.base + (size_t)team->id * eng.slot_len, 0, eng.slot_len);
+    team_state_free(team->id);
+    pthread_mutex_unlock(&eng.lock);
+}
