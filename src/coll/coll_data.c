@@ -100,6 +100,12 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
         memmove(dest, src, len);
     if (g->size == 1)
         return;
+    if (coll_hier_use(g, alg)) {
+        coll_hier_bcast(g, dest, src, len, root);
+        return;
+    }
+    if (alg == COLL_ALG_HIER)
+        alg = COLL_ALG_AUTO;
     /* shm: up to a few slots, through the root's ring (no barrier, coll_bring.c) */
     if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && coll_bring_fits(g, len)) {
         coll_bring_bcast(g, dest, src, len, root);
@@ -173,6 +179,12 @@ void coll_grp_collectv(struct coll_grp *g, void *dest_, const void *src, const s
         memmove(dest + offs[me], src, lens[me]);
     if (n == 1)
         return;
+    if (coll_hier_use(g, alg)) {
+        coll_hier_collectv(g, dest, offs, lens);
+        return;
+    }
+    if (alg == COLL_ALG_HIER)
+        alg = COLL_ALG_AUTO;
     coll_grp_settle(g);
     /* same node: everyone copies its block into every dest, one barrier */
     if (alg == COLL_ALG_AUTO && g->all_local)
