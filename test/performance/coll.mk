@@ -6,4 +6,4 @@ test_performance_coll_bench_LDADD = $(TEST_LDADD)
 test_performance_coll_bench_aset_SOURCES = test/performance/coll_bench.c
 test_performance_coll_bench_aset_CPPFLAGS = $(AM_CPPFLAGS) -DCOLL_BENCH_ASET=1
 test_performance_coll_bench_aset_LDADD = $(TEST_LDADD)
-EXTRA_DIST += test/performance/coll.mk scripts/bench-coll.sh
+EXTRA_DIST += test/performance/coll.mk scripts/bench-coll.sh scripts/bench-fabric.sh
