@@ -265,5 +265,5 @@ void coll_bring_bcast(struct coll_grp *g, void *dest, const void *src, size_t le
         bring_team(g, dest, src, len, root, k);
     else
         bring_aset(g, dest, src, len, root, k);
-    g->unsynced = 1;
+    g->unsynced |= COLL_UNSYNC_RING;
 }

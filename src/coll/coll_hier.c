@@ -153,6 +153,9 @@ void coll_hier_bcast(struct coll_grp *g, void *dest, const void *src, size_t len
     int rn = h->node[root], mine = h->node[g->me];
 
     (void)src;
+    /* a flat collective that returned early may still be filling a leader's dest */
+    if (g->unsynced & COLL_UNSYNC_FLAT)
+        coll_grp_barrier(g);
     if (mine == rn)
         coll_grp_bcast(&h->local, dest, dest, len, h->lidx[root], 1);
     if (h->leaders.me >= 0)
@@ -161,7 +164,7 @@ void coll_hier_bcast(struct coll_grp *g, void *dest, const void *src, size_t len
         coll_grp_bcast(&h->local, dest, dest, len, 0, 1);
     /* some node's root may run ahead (coll_bring.c); every member says so, also where
      * the node's own part needed no ring, so that the next collective agrees */
-    g->unsynced = 1;
+    g->unsynced |= COLL_UNSYNC_RING;
 }
 
 /* My own block is in dest already (coll_grp_collectv). */
@@ -172,7 +175,10 @@ void coll_hier_collectv(struct coll_grp *g, char *dest, const size_t *offs, cons
     int n = g->size, me = g->me;
     size_t total = offs[n - 1] + lens[n - 1];
 
-    /* the leader may still be copying a root's ring slots into its dest */
+    /* a flat collective that returned early may still be filling some dest; the leader
+     * may still be copying a root's ring slots into its dest */
+    if (g->unsynced & COLL_UNSYNC_FLAT)
+        coll_grp_barrier(g);
     coll_grp_settle(l);
     if (l->me != 0) {
         coll_put_signal(l, dest + offs[me], dest + offs[me], lens[me], COLL_F_PRE, 0);
@@ -243,5 +249,5 @@ void coll_hier_reduce(struct coll_grp *g, void *dest_, const void *src_, size_t 
     if (h->leaders.me >= 0)
         coll_grp_reduce(&h->leaders, dest, dest, nelems, op, type, alg);
     coll_grp_bcast(l, dest, dest, bytes, 0, 1);
-    g->unsynced = 1; /* as in coll_hier_bcast */
+    g->unsynced |= COLL_UNSYNC_RING; /* as in coll_hier_bcast */
 }

@@ -90,7 +90,7 @@ struct coll_grp {
     int rslots;
     int all_local;       /* every member reachable through comm_ptr */
     int f_bcast, f_ring; /* counters of broadcast and ring (compact for pSync) */
-    int unsynced;        /* a ring broadcast returned without a barrier since the last one */
+    int unsynced;        /* COLL_UNSYNC_* bits: returned without a barrier since the last one */
     uint64_t *step;      /* reduction step counter (scratch parity) */
     struct comm_ctx *ctx;
     int cpu_sig;            /* signals by CPU atomics though coll_cfg.fast_signal is off:
@@ -156,6 +156,13 @@ void coll_put_signal(struct coll_grp *g, void *dst, const void *src, size_t len,
     OFS_HIDDEN;
 
 void coll_grp_barrier(struct coll_grp *g) OFS_HIDDEN;
+/* unsynced: a same-node ring broadcast (or a node-aware collective ending with one) let
+ * its root run ahead; a flat broadcast or collect whose members count their data in by
+ * signals returned without its closing barrier (teams only: pSync must be free again
+ * when an active-set call returns) */
+#define COLL_UNSYNC_RING 1
+#define COLL_UNSYNC_FLAT 2
+
 /* Before writing into other members' memory (their dest, or scratch that the previous
  * collective may still read): a barrier if a ring broadcast went before without one.
  * The ring broadcast lets its root run ahead; this keeps back-to-back collectives of a
