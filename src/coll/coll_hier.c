@@ -180,14 +180,18 @@ void coll_hier_collectv(struct coll_grp *g, char *dest, const size_t *offs, cons
     if (g->unsynced & COLL_UNSYNC_FLAT)
         coll_grp_barrier(g);
     coll_grp_settle(l);
+    /* a leader may still be putting the result into its members' dest when the others
+     * return: the team's next flat collective that writes into other PEs barriers first */
+    g->unsynced |= COLL_UNSYNC_HIER;
     if (l->me != 0) {
         coll_put_signal(l, dest + offs[me], dest + offs[me], lens[me], COLL_F_PRE, 0);
         coll_wait(l, COLL_F_POST, 1);
         return;
     }
     coll_wait(l, COLL_F_PRE, (uint64_t)(l->size - 1));
-    /* nobody writes into a leader's dest before it is done handing out the last result */
-    coll_grp_barrier(e);
+    /* nobody writes into a leader's dest before it is done handing out the last result:
+     * the leaders' barrier left by the last exchange (or by a leaders' broadcast) */
+    coll_grp_settle(e);
     {
         uint64_t expect = 0;
         for (int r = 0; r < h->nruns; r++) {
@@ -208,6 +212,9 @@ void coll_hier_collectv(struct coll_grp *g, char *dest, const size_t *offs, cons
         comm_put(l->ctx, dest, dest, total, coll_grp_pe(l, i));
     for (int i = 1; i < l->size; i++)
         coll_signal(l, COLL_F_POST, i);
+    /* my dest is still being read (above) when the other leaders return: they barrier
+     * before they next write into a leader's memory */
+    e->unsynced |= COLL_UNSYNC_FLAT;
 }
 
 void coll_hier_reduce(struct coll_grp *g, void *dest_, const void *src_, size_t nelems,

@@ -159,9 +159,11 @@ void coll_grp_barrier(struct coll_grp *g) OFS_HIDDEN;
 /* unsynced: a same-node ring broadcast (or a node-aware collective ending with one) let
  * its root run ahead; a flat broadcast or collect whose members count their data in by
  * signals returned without its closing barrier (teams only: pSync must be free again
- * when an active-set call returns) */
+ * when an active-set call returns); the node-aware forms handle RING and HIER of their
+ * team themselves (coll_hier.c) and barrier the team only for FLAT */
 #define COLL_UNSYNC_RING 1
 #define COLL_UNSYNC_FLAT 2
+#define COLL_UNSYNC_HIER 4 /* a node-aware collect: some leader may still hand out */
 
 /* Before writing into other members' memory (their dest, or scratch that the previous
  * collective may still read): a barrier if a ring broadcast went before without one.
