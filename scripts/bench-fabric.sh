@@ -97,9 +97,11 @@ r=1
 while [ $r -le "$repeat" ]; do
     for n in $npes_list; do
         say "round $r of $repeat, $n PEs"
+        # the base build goes first in even rounds: neither side always runs first
+        [ -n "$base" ] && [ $((r % 2)) = 0 ] && ofs_runs base- "$base" "$n"
         ofs_runs "" "$build" "$n"
         [ -n "$osh" ] && one_run osh "$n" $osh -np "$n" "$out/coll_bench_oshmem"
-        [ -n "$base" ] && ofs_runs base- "$base" "$n"
+        [ -n "$base" ] && [ $((r % 2)) = 1 ] && ofs_runs base- "$base" "$n"
         [ -n "$osh" ] && one_run osh-tcp "$n" env UCX_TLS=self,tcp $osh -np "$n" -x UCX_TLS \
             "$out/coll_bench_oshmem"
     done
@@ -112,7 +114,9 @@ cols="shm ofi sim osh osh-tcp base-shm base-ofi base-sim"
 for c in $cols; do touch "$out/$c.csv"; done
 awk -F, -v rounds="$repeat" -v cols="$cols" '
 BEGIN { nc = split(cols, cn, " ") }
-FNR == 1 { f++ }
+FNR == 1 { # which column: by name (an empty file has no first line)
+    for (i = 1; i <= nc; i++) if (FILENAME ~ ("/" cn[i] "\\.csv$")) f = i
+}
 {
     t = $1
     if (t == "barrier_aset") t = "team_sync" # the barrier of the two forms
