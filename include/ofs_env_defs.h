@@ -32,17 +32,20 @@
 #define OFS_WORDS_LOCAL_TRANSPORT(W, r) W(r, SHM, "shm") W(r, OFI, "ofi")
 #define OFS_WORDS_OFI_AM_EP(W, r) W(r, AUTO, "auto") W(r, TARGET, "target") W(r, CONTEXT, "context")
 #define OFS_WORDS_BARRIER_ALGORITHM(W, r) \
-    W(r, AUTO, "auto") W(r, DISSEMINATION, "dissemination") W(r, TREE, "tree") W(r, SHM, "shm")
-#define OFS_WORDS_BCAST_ALGORITHM(W, r) \
-    W(r, AUTO, "auto")                  \
-    W(r, BINOMIAL, "binomial")          \
-    W(r, SCATTER_ALLGATHER, "scatter_allgather") W(r, LINEAR, "linear") W(r, SHM, "shm")
+    W(r, AUTO, "auto")                    \
+    W(r, DISSEMINATION, "dissemination") W(r, TREE, "tree") W(r, SHM, "shm") W(r, HIER, "hier")
+#define OFS_WORDS_BCAST_ALGORITHM(W, r)          \
+    W(r, AUTO, "auto")                           \
+    W(r, BINOMIAL, "binomial")                   \
+    W(r, SCATTER_ALLGATHER, "scatter_allgather") \
+    W(r, LINEAR, "linear") W(r, SHM, "shm") W(r, HIER, "hier")
 #define OFS_WORDS_REDUCE_ALGORITHM(W, r)           \
     W(r, AUTO, "auto")                             \
     W(r, RECURSIVE_DOUBLING, "recursive_doubling") \
-    W(r, RABENSEIFNER, "rabenseifner") W(r, LINEAR, "linear") W(r, SHM, "shm")
+    W(r, RABENSEIFNER, "rabenseifner") W(r, LINEAR, "linear") W(r, SHM, "shm") W(r, HIER, "hier")
 #define OFS_WORDS_COLLECT_ALGORITHM(W, r) \
-    W(r, AUTO, "auto") W(r, RING, "ring") W(r, BRUCK, "bruck") W(r, LINEAR, "linear")
+    W(r, AUTO, "auto")                    \
+    W(r, RING, "ring") W(r, BRUCK, "bruck") W(r, LINEAR, "linear") W(r, HIER, "hier")
 #define OFS_WORDS_ALLTOALL_ALGORITHM(W, r) \
     W(r, AUTO, "auto") W(r, PAIRWISE, "pairwise") W(r, LINEAR, "linear")
 
@@ -135,13 +138,21 @@ OFS_ENV(OFI_MR_MODE, OFI, STRING, "auto", "<nonempty>",
 OFS_ENV(TEAMS_MAX, COLL, LONG, "64", "2..65536",
         "Most teams that can exist at once (each reserves synchronization space in the heap)")
 OFS_ENV(BARRIER_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_BARRIER_ALGORITHM,
-        "Barrier algorithm (shm: for same-node teams)")
+        "Barrier algorithm (shm: for same-node teams; hier: for teams spanning "
+        "nodes, the node part through shared memory and one leader per node over the fabric, "
+        "what auto picks there; on a one-node team hier runs as auto)")
 OFS_ENV(BCAST_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_BCAST_ALGORITHM,
-        "Broadcast algorithm (shm: for same-node teams)")
+        "Broadcast algorithm (shm: for same-node teams; hier: for teams spanning "
+        "nodes, the node part through shared memory and one leader per node over the fabric, "
+        "what auto picks there; on a one-node team hier runs as auto)")
 OFS_ENV(REDUCE_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_REDUCE_ALGORITHM,
-        "Reduction algorithm (shm: for same-node teams)")
+        "Reduction algorithm (shm: for same-node teams; hier: for teams spanning "
+        "nodes, the node part through shared memory and one leader per node over the fabric, "
+        "what auto picks there; on a one-node team hier runs as auto)")
 OFS_ENV(COLLECT_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_COLLECT_ALGORITHM,
-        "Collect/fcollect algorithm")
+        "Collect/fcollect algorithm (hier: for teams spanning nodes, blocks gathered on each "
+        "node's leader, exchanged between leaders over the fabric and handed out on each node, "
+        "what auto picks there; on a one-node team hier runs as auto)")
 OFS_ENV(ALLTOALL_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_ALLTOALL_ALGORITHM, "Alltoall algorithm")
 OFS_ENV(COLL_SHM, COLL, BOOL, "1", "",
         "Collectives use shared memory directly for same-node PEs (0: only comm puts and AMOs)")

@@ -75,7 +75,7 @@ void coll_bring_fini(void)
 
 int coll_bring_fits(const struct coll_grp *g, size_t len)
 {
-    return bring_hdr && g->all_local && coll_cfg.fast_signal &&
+    return bring_hdr && g->all_local && (coll_cfg.fast_signal || g->cpu_sig) &&
            len <= COLL_BRING_CHUNKS * COLL_BRING_BYTES;
 }
 
@@ -265,5 +265,5 @@ void coll_bring_bcast(struct coll_grp *g, void *dest, const void *src, size_t le
         bring_team(g, dest, src, len, root, k);
     else
         bring_aset(g, dest, src, len, root, k);
-    g->unsynced = 1;
+    g->unsynced |= COLL_UNSYNC_RING;
 }

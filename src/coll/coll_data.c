@@ -100,6 +100,12 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
         memmove(dest, src, len);
     if (g->size == 1)
         return;
+    if (coll_hier_use(g, alg)) {
+        coll_hier_bcast(g, dest, src, len, root);
+        return;
+    }
+    if (alg == COLL_ALG_HIER)
+        alg = COLL_ALG_AUTO;
     /* shm: up to a few slots, through the root's ring (no barrier, coll_bring.c) */
     if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && coll_bring_fits(g, len)) {
         coll_bring_bcast(g, dest, src, len, root);
@@ -109,6 +115,9 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
      * then a barrier keeps the root's source until everyone has it */
     if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && g->all_local &&
         heap_seg_of(src, len, &off) >= 0) {
+        /* a flat broadcast that returned early may still wait for its signal */
+        if (g->unsynced & COLL_UNSYNC_FLAT)
+            coll_grp_barrier(g);
         if (g->me == root) {
             for (int s = 1; s < g->size; s++)
                 coll_signal(g, g->f_bcast, (root + s) % g->size);
@@ -132,7 +141,13 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
         bcast_scatter_allgather(g, dest, src, len, root);
     else
         bcast_binomial(g, dest, src, len, root);
-    coll_grp_barrier(g);
+    /* every member has counted its data in and every put completed at its source: a
+     * team defers the barrier to the next collective that writes into other members'
+     * memory (coll_grp_settle), saving a fabric round trip per call */
+    if (g->seen)
+        g->unsynced |= COLL_UNSYNC_FLAT;
+    else
+        coll_grp_barrier(g);
 }
 
 /* Blocks [first, first+cnt) (cyclic) are one or two runs of dest. */
@@ -173,6 +188,12 @@ void coll_grp_collectv(struct coll_grp *g, void *dest_, const void *src, const s
         memmove(dest + offs[me], src, lens[me]);
     if (n == 1)
         return;
+    if (coll_hier_use(g, alg)) {
+        coll_hier_collectv(g, dest, offs, lens);
+        return;
+    }
+    if (alg == COLL_ALG_HIER)
+        alg = COLL_ALG_AUTO;
     coll_grp_settle(g);
     /* same node: everyone copies its block into every dest, one barrier */
     if (alg == COLL_ALG_AUTO && g->all_local)
@@ -190,7 +211,13 @@ void coll_grp_collectv(struct coll_grp *g, void *dest_, const void *src, const s
             /* from me + d: its blocks [me + d, me + d + cnt) */
             coll_wait(g, COLL_F_BRUCK + k, range_runs(n, (me + d) % n, cnt));
         }
-    } else {
+    }
+    if ((alg == COLL_ALG_RING || alg == COLL_ALG_BRUCK) && g->seen) {
+        /* every block counted in: the barrier waits for the next writer (as broadcast) */
+        g->unsynced |= COLL_UNSYNC_FLAT;
+        return;
+    }
+    if (alg != COLL_ALG_RING && alg != COLL_ALG_BRUCK) {
         for (int s = 1; s < n; s++) {
             int to = (me + s) % n;
             if (lens[me])

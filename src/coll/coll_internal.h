@@ -29,6 +29,7 @@
 #define COLL_F_BRUCK 84        /* 16: Bruck rounds */
 #define COLL_F_TREE_UP 100     /* tree barrier: arrivals from my children */
 #define COLL_F_TREE_DOWN 101   /* tree barrier: release from my parent */
+#define COLL_F_HIER_X 102      /* node-aware collect: node blocks from the other leaders */
 #define COLL_F_SHM_ARRIVE 104  /* shm barrier: arrivals, on member 0 (own cache line) */
 #define COLL_F_SHM_RELEASE 112 /* shm barrier: generation released (own cache line) */
 #define COLL_F_BANN 128        /* COLL_BANN_N: ring broadcast announcements, on the root */
@@ -71,7 +72,10 @@ enum coll_alg {
     COLL_ALG_BRUCK,
     COLL_ALG_PAIRWISE,
     COLL_ALG_TREE,
+    COLL_ALG_HIER,
 };
+
+struct coll_hier;
 
 struct coll_grp {
     int size, me;
@@ -86,9 +90,27 @@ struct coll_grp {
     int rslots;
     int all_local;       /* every member reachable through comm_ptr */
     int f_bcast, f_ring; /* counters of broadcast and ring (compact for pSync) */
-    int unsynced;        /* a ring broadcast returned without a barrier since the last one */
+    int unsynced;        /* COLL_UNSYNC_* bits: returned without a barrier since the last one */
     uint64_t *step;      /* reduction step counter (scratch parity) */
     struct comm_ctx *ctx;
+    int cpu_sig;            /* signals by CPU atomics though coll_cfg.fast_signal is off:
+                              * a node's own group, whose counters nobody else touches */
+    struct coll_hier *hier; /* team spanning nodes (coll_hier.c), else NULL */
+};
+
+/* A team spanning nodes, seen from one member: the team members on my node (in team
+ * order; the first is the node's leader) and the leaders of all nodes, each a group with
+ * its own counters in the team's slot, so nothing mixes with the flat algorithms. */
+struct coll_hier {
+    struct coll_grp local;   /* team members on my node */
+    struct coll_grp leaders; /* first member of each node, in team order; me < 0: not one */
+    int *node;               /* team member i is on the node of leader node[i] ... */
+    int *lidx;               /* ... and is member lidx[i] of that node */
+    int *run_a, *run_b;      /* runs of consecutive team members on one node ... */
+    int nruns;               /* ... [run_a[r], run_b[r]), their node: node[run_a[r]] */
+    int *mem;                /* one allocation for the arrays above */
+    uint64_t lseen[COLL_NFLAGS], eseen[COLL_NFLAGS];
+    uint64_t estep;
 };
 
 /* per-team private state (team->priv) */
@@ -134,6 +156,15 @@ void coll_put_signal(struct coll_grp *g, void *dst, const void *src, size_t len,
     OFS_HIDDEN;
 
 void coll_grp_barrier(struct coll_grp *g) OFS_HIDDEN;
+/* unsynced: a same-node ring broadcast (or a node-aware collective ending with one) let
+ * its root run ahead; a flat broadcast or collect whose members count their data in by
+ * signals returned without its closing barrier (teams only: pSync must be free again
+ * when an active-set call returns); the node-aware forms handle RING and HIER of their
+ * team themselves (coll_hier.c) and barrier the team only for FLAT */
+#define COLL_UNSYNC_RING 1
+#define COLL_UNSYNC_FLAT 2
+#define COLL_UNSYNC_HIER 4 /* a node-aware collect: some leader may still hand out */
+
 /* Before writing into other members' memory (their dest, or scratch that the previous
  * collective may still read): a barrier if a ring broadcast went before without one.
  * The ring broadcast lets its root run ahead; this keeps back-to-back collectives of a
@@ -189,6 +220,25 @@ extern uint64_t *coll_aset_pub OFS_HIDDEN; /* symmetric: my length for active-se
 /* an active set as a group on pSync */
 void coll_aset_grp(struct coll_grp *g, int PE_start, int logPE_stride, int PE_size, long *pSync)
     OFS_HIDDEN;
+
+/* node-aware algorithms (coll_hier.c).  coll_hier_use: g spans nodes and alg (a
+ * coll_cfg choice) is hier, or auto where the node part goes by shared memory. */
+int coll_hier_use(const struct coll_grp *g, int alg) OFS_HIDDEN;
+/* set up t's view (flags: the two counter areas, escratch: the leaders' reduction
+ * scratch, same layout as the team's) or leave g->hier NULL; 0 on success */
+int coll_hier_setup(struct coll_grp *g, uint64_t *lflags, uint64_t *eflags, char *escratch)
+    OFS_HIDDEN;
+void coll_hier_free(struct coll_grp *g) OFS_HIDDEN;
+void coll_hier_barrier(struct coll_grp *g) OFS_HIDDEN;
+void coll_hier_bcast(struct coll_grp *g, void *dest, const void *src, size_t len, int root)
+    OFS_HIDDEN;
+void coll_hier_collectv(struct coll_grp *g, char *dest, const size_t *offs, const size_t *lens)
+    OFS_HIDDEN;
+void coll_hier_reduce(struct coll_grp *g, void *dest, const void *src, size_t n, enum coll_op op,
+                      enum coll_type type) OFS_HIDDEN;
+/* allreduce on a group with the algorithm alg (auto: chosen by size and shape) */
+void coll_grp_reduce(struct coll_grp *g, void *dest, const void *src, size_t n, enum coll_op op,
+                     enum coll_type type, int alg) OFS_HIDDEN;
 
 int coll_alg_parse(const char *var, const char *val, const char *const *names, const int *algs)
     OFS_HIDDEN;

@@ -175,22 +175,21 @@ void coll_grp_reduce_shm(struct coll_grp *g, void *dest_, const void *src_, size
     coll_grp_barrier(g); /* every slice is in every dest */
 }
 
-int coll_reduce(struct coll_team *team, void *dest, const void *src, size_t nreduce,
-                enum coll_op op, enum coll_type type)
+void coll_grp_reduce(struct coll_grp *g, void *dest, const void *src, size_t nreduce,
+                     enum coll_op op, enum coll_type type, int alg)
 {
-    struct coll_grp *g = coll_team_grp(team);
-    int alg = coll_cfg.reduce;
-
-    if (!coll_op_valid(op, type))
-        ofs_fatal(1, "internal: reduction op %d on type %d does not exist", (int)op, (int)type);
     if (nreduce == 0)
-        return 0;
+        return;
     if (g->size == 1) {
         if (dest != src)
             memmove(dest, src, nreduce * coll_type_size(type));
-        return 0;
+        return;
     }
-    if (alg == COLL_ALG_SHM && !g->all_local)
+    if (coll_hier_use(g, alg)) {
+        coll_hier_reduce(g, dest, src, nreduce, op, type);
+        return;
+    }
+    if (alg == COLL_ALG_HIER || (alg == COLL_ALG_SHM && !g->all_local))
         alg = COLL_ALG_AUTO;
     if (alg == COLL_ALG_AUTO) {
         size_t bytes = nreduce * coll_type_size(type);
@@ -209,5 +208,13 @@ int coll_reduce(struct coll_team *team, void *dest, const void *src, size_t nred
         coll_grp_reduce_linear(g, dest, src, nreduce, op, type);
     else
         reduce_tree(g, dest, src, nreduce, op, type, alg == COLL_ALG_RABENSEIFNER);
+}
+
+int coll_reduce(struct coll_team *team, void *dest, const void *src, size_t nreduce,
+                enum coll_op op, enum coll_type type)
+{
+    if (!coll_op_valid(op, type))
+        ofs_fatal(1, "internal: reduction op %d on type %d does not exist", (int)op, (int)type);
+    coll_grp_reduce(coll_team_grp(team), dest, src, nreduce, op, type, coll_cfg.reduce);
     return 0;
 }

@@ -112,8 +112,9 @@ void coll_put_signal(struct coll_grp *g, void *dst, const void *src, size_t len,
     int pe = coll_grp_pe(g, i);
     uint64_t *f = &g->flags[idx];
 
-    /* every PE on one node with CPU atomics: add through the mapping (one executor) */
-    if (coll_cfg.fast_signal) {
+    /* every PE on one node with CPU atomics, or a node's own group: add through the
+     * mapping (one executor) */
+    if (coll_cfg.fast_signal || g->cpu_sig) {
         uint64_t *p = comm_ptr(f, pe);
         if (p) {
             if (len)
@@ -215,7 +216,14 @@ void coll_grp_barrier(struct coll_grp *g)
     g->unsynced = 0;
     if (g->size == 1)
         return;
-    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && g->all_local && coll_cfg.fast_signal) {
+    if (coll_hier_use(g, alg)) {
+        coll_hier_barrier(g);
+        return;
+    }
+    if (alg == COLL_ALG_HIER)
+        alg = COLL_ALG_AUTO;
+    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && g->all_local &&
+        (coll_cfg.fast_signal || g->cpu_sig)) {
         if (g->seen)
             barrier_shm(g);
         else

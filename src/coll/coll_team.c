@@ -27,6 +27,8 @@ struct coll_cfg coll_cfg;
 uint64_t *coll_aset_pub;
 
 #define COLL_FLAGS_BYTES 2048 /* COLL_NFLAGS counters, padded */
+/* a job spanning nodes: two more counter areas per slot, the node-aware algorithms'
+ * local and leaders' groups (coll_hier.c), and reduction scratch for the leaders */
 #define COLL_POOL_BUDGET (4UL << 20)
 #define COLL_CHUNK_MIN 1024 /* bytes per reduction slot, whatever the budget */
 #define COLL_CHUNK_MAX 16384
@@ -48,7 +50,10 @@ static struct {
     int rounds;       /* ceil(log2 n_pes), at least 1 */
     size_t sizes_len; /* scratch bytes for collect sizes */
     size_t chunk;     /* bytes per reduction slot */
-    uint64_t *used;   /* local: slot in use by a team I belong to */
+    size_t flags_len; /* COLL_FLAGS_BYTES, 3x in a job spanning nodes */
+    size_t rscratch_len;
+    int hier;       /* the job spans nodes */
+    uint64_t *used; /* local: slot in use by a team I belong to */
     int nwords;
     uint64_t *split_buf; /* symmetric: 2*nwords words for the slot agreement */
     pthread_mutex_t lock;
@@ -106,8 +111,8 @@ static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int st
     p->grp.members = members;
     p->grp.flags = (uint64_t *)slot_base(id);
     p->grp.seen = p->seen;
-    p->grp.scratch = slot_base(id) + COLL_FLAGS_BYTES;
-    p->grp.scratch_len = pool.slot_len - COLL_FLAGS_BYTES;
+    p->grp.scratch = slot_base(id) + pool.flags_len;
+    p->grp.scratch_len = pool.sizes_len + pool.rscratch_len;
     p->grp.chunk = pool.chunk;
     p->grp.rscratch = p->grp.scratch + pool.sizes_len;
     p->grp.rslots = pool.rounds + 1;
@@ -119,6 +124,13 @@ static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int st
     for (int i = 0; i < size; i++)
         if (!comm_ptr(p->grp.flags, members ? members[i] : start + i * stride))
             p->grp.all_local = 0;
+    if (pool.hier && coll_hier_setup(&p->grp, (uint64_t *)(slot_base(id) + COLL_FLAGS_BYTES),
+                                     (uint64_t *)(slot_base(id) + 2 * COLL_FLAGS_BYTES),
+                                     p->grp.rscratch + pool.rscratch_len) != 0) {
+        free(p);
+        t->priv = NULL;
+        return OFS_ERR_NOMEM;
+    }
     pool.used[id / 64] |= 1ULL << (id % 64);
     return OFS_OK;
 }
@@ -178,16 +190,19 @@ ofs_status_t coll_init(void)
     while ((1L << pool.rounds) < n)
         pool.rounds++;
     pool.sizes_len = ((size_t)n * sizeof(uint64_t) + 63) & ~(size_t)63;
+    pool.hier = ofs_g.local_size < n;
+    pool.flags_len = (pool.hier ? 3 : 1) * (size_t)COLL_FLAGS_BYTES;
     /* reduction chunk: as large as the budget allows, 1 KiB to 16 KiB */
     need = COLL_POOL_BUDGET / (size_t)pool.nslots;
-    need = need > COLL_FLAGS_BYTES + pool.sizes_len ? need - COLL_FLAGS_BYTES - pool.sizes_len : 0;
-    pool.chunk = need / (2 * (size_t)(pool.rounds + 1));
+    need = need > pool.flags_len + pool.sizes_len ? need - pool.flags_len - pool.sizes_len : 0;
+    pool.chunk = need / ((pool.hier ? 4 : 2) * (size_t)(pool.rounds + 1));
     pool.chunk &= ~(size_t)63;
     if (pool.chunk < COLL_CHUNK_MIN)
         pool.chunk = COLL_CHUNK_MIN;
     if (pool.chunk > COLL_CHUNK_MAX)
         pool.chunk = COLL_CHUNK_MAX;
-    pool.slot_len = COLL_FLAGS_BYTES + pool.sizes_len + 2 * (size_t)(pool.rounds + 1) * pool.chunk;
+    pool.rscratch_len = 2 * (size_t)(pool.rounds + 1) * pool.chunk;
+    pool.slot_len = pool.flags_len + pool.sizes_len + (pool.hier ? 2 : 1) * pool.rscratch_len;
     pool.nwords = (pool.nslots + 63) / 64;
     pool.used = calloc((size_t)pool.nwords, sizeof(uint64_t));
     if (!pool.used)
@@ -248,7 +263,8 @@ static void team_free(struct coll_team *t, int clear)
     if (!p)
         return;
     if (clear)
-        memset(slot_base(t->id), 0, COLL_FLAGS_BYTES);
+        memset(slot_base(t->id), 0, pool.flags_len);
+    coll_hier_free(&p->grp);
     pool.used[t->id / 64] &= ~(1ULL << (t->id % 64));
     free(p->members);
     free(p);

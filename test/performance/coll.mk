@@ -6,7 +6,7 @@ test_performance_coll_bench_LDADD = $(TEST_LDADD)
 test_performance_coll_bench_aset_SOURCES = test/performance/coll_bench.c
 test_performance_coll_bench_aset_CPPFLAGS = $(AM_CPPFLAGS) -DCOLL_BENCH_ASET=1
 test_performance_coll_bench_aset_LDADD = $(TEST_LDADD)
-EXTRA_DIST += test/performance/coll.mk scripts/bench-coll.sh
+EXTRA_DIST += test/performance/coll.mk scripts/bench-coll.sh scripts/bench-fabric.sh
 # nbcoll_bench: non-blocking collectives against the blocking forms, with OSU's overlap (docs/nbc.md)
 noinst_PROGRAMS += test/performance/nbcoll_bench
 test_performance_nbcoll_bench_SOURCES = test/performance/nbcoll_bench.c

@@ -1,7 +1,10 @@
 /* Collective latency: barrier_all, sync_all, team_sync (or shmem_barrier on the active
- * set of all PEs), broadcast, int and double sum reductions, fcollect and alltoall over
- * sizes.  PE 0 prints the mean time per call (mean over PEs).
- * Usage: oshrun -n N coll_bench [--csv FILE] [max_bytes] [iterations].
+ * set of all PEs), broadcast, int and double sum reductions, collect, fcollect and
+ * alltoall over sizes (8 B, x8, ..., and max_bytes).  PE 0 prints the mean time per call
+ * (mean over PEs).  Measured the way the OSU micro-benchmarks do: each call timed on its
+ * own with shmem_barrier_all between calls (outside the timing); --back-to-back times a
+ * loop of calls instead (the older figures; barriers are always timed back to back).
+ * Usage: oshrun -n N coll_bench [--csv FILE] [--back-to-back] [max_bytes] [iterations].
  *
  * Built against an OpenSHMEM 1.4 library (Open MPI's OSHMEM 4.1 has no teams), or
  * with -DCOLL_BENCH_ASET, it times the active-set forms (shmem_broadcast64,
@@ -54,6 +57,7 @@ static long *next_psync(void)
     shmem_double_sum_to_all(d, s, (int)(n), 0, 0, npes_g, (double *)pwrk, next_psync())
 #define OP_FCOLLECT(d, s, b) shmem_fcollect64(d, s, (b) / 8, 0, 0, npes_g, next_psync())
 #define OP_ALLTOALL(d, s, b) shmem_alltoall64(d, s, (b) / 8, 0, 0, npes_g, next_psync())
+#define OP_COLLECT(d, s, b) shmem_collect64(d, s, (b) / 8, 0, 0, npes_g, next_psync())
 #define BARRIER_NAME "barrier_aset"
 #else
 #define OP_BARRIER() shmem_team_sync(SHMEM_TEAM_WORLD)
@@ -62,6 +66,7 @@ static long *next_psync(void)
 #define OP_DOUBLE_SUM(d, s, n) shmem_double_sum_reduce(SHMEM_TEAM_WORLD, d, s, n)
 #define OP_FCOLLECT(d, s, b) shmem_fcollectmem(SHMEM_TEAM_WORLD, d, s, b)
 #define OP_ALLTOALL(d, s, b) shmem_alltoallmem(SHMEM_TEAM_WORLD, d, s, b)
+#define OP_COLLECT(d, s, b) shmem_collectmem(SHMEM_TEAM_WORLD, d, s, b)
 #define BARRIER_NAME "team_sync"
 #endif
 
@@ -81,7 +86,24 @@ static void report(const char *what, size_t bytes, double us)
     fflush(stdout);
 }
 
-#define TIME(what, bytes, iters, stmt)                   \
+static int back_to_back;
+
+/* OSU style: each call timed alone, a barrier (untimed) between calls */
+#define TIME_OSU(what, bytes, iters, stmt)            \
+    do {                                              \
+        double tt_ = 0;                               \
+        for (int w_ = 0; w_ < (iters) / 10 + 1; w_++) \
+            stmt;                                     \
+        shmem_barrier_all();                          \
+        for (int i_ = 0; i_ < (iters); i_++) {        \
+            double t0_ = now_us();                    \
+            stmt;                                     \
+            tt_ += now_us() - t0_;                    \
+            shmem_barrier_all();                      \
+        }                                             \
+        report(what, bytes, tt_ / (iters));           \
+    } while (0)
+#define TIME_LOOP(what, bytes, iters, stmt)              \
     do {                                                 \
         for (int w_ = 0; w_ < (iters) / 10 + 1; w_++)    \
             stmt;                                        \
@@ -90,6 +112,13 @@ static void report(const char *what, size_t bytes, double us)
         for (int i_ = 0; i_ < (iters); i_++)             \
             stmt;                                        \
         report(what, bytes, (now_us() - t0_) / (iters)); \
+    } while (0)
+#define TIME(what, bytes, iters, stmt)           \
+    do {                                         \
+        if (back_to_back)                        \
+            TIME_LOOP(what, bytes, iters, stmt); \
+        else                                     \
+            TIME_OSU(what, bytes, iters, stmt);  \
     } while (0)
 
 int main(int argc, char **argv)
@@ -100,6 +129,11 @@ int main(int argc, char **argv)
             fprintf(csv, "test,bytes,npes,usec\n");
         argc -= 2;
         argv += 2;
+    }
+    if (argc > 1 && strcmp(argv[1], "--back-to-back") == 0) {
+        back_to_back = 1;
+        argc--;
+        argv++;
     }
     size_t maxb = argc > 1 ? strtoul(argv[1], NULL, 0) : (1 << 20);
     int iters = argc > 2 ? atoi(argv[2]) : 1000, npes;
@@ -127,14 +161,16 @@ int main(int argc, char **argv)
     if (shmem_my_pe() == 0)
         printf("# coll_bench: %d PEs, mean microseconds per call\n# %-12s %9s %10s\n", npes,
                "operation", "bytes", "usec");
-    TIME("barrier_all", 0, iters * 10, shmem_barrier_all());
-    TIME("sync_all", 0, iters * 10, shmem_sync_all());
-    TIME(BARRIER_NAME, 0, iters * 10, OP_BARRIER());
-    for (size_t b = 8; b <= maxb; b *= 8) {
+    TIME_LOOP("barrier_all", 0, iters * 10, shmem_barrier_all());
+    TIME_LOOP("sync_all", 0, iters * 10, shmem_sync_all());
+    TIME_LOOP(BARRIER_NAME, 0, iters * 10, OP_BARRIER());
+    /* 8, 64, ... and max_bytes itself */
+    for (size_t b = 8; b <= maxb; b = b < maxb && b * 8 > maxb ? maxb : b * 8) {
         int it = b >= 65536 ? iters / 10 + 1 : iters;
         TIME("broadcast", b, it, OP_BCAST(dst, src, b));
         TIME("int_sum", b, it, OP_INT_SUM((int *)dst, (int *)src, b / sizeof(int)));
         TIME("double_sum", b, it, OP_DOUBLE_SUM((double *)dst, (double *)src, b / sizeof(double)));
+        TIME("collect", b, it, OP_COLLECT(dst, src, b));
         TIME("fcollect", b, it, OP_FCOLLECT(dst, src, b));
         TIME("alltoall", b, it, OP_ALLTOALL(dst, src, b));
     }

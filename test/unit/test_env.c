@@ -192,7 +192,7 @@ int main(void)
           p.OFI_AM_EP == OFS_OFI_AM_EP_CONTEXT);
     CHECK(!accepts("SHMEM_BARRIER_ALGORITHM", "butterfly", &p, err, sizeof(err)) &&
           strcmp(err, "SHMEM_BARRIER_ALGORITHM='butterfly' is not valid: expected one of auto, "
-                      "dissemination, tree, shm") == 0);
+                      "dissemination, tree, shm, hier") == 0);
     CHECK(!accepts("SHMEM_OFI_AM_EP", "Target", &p, err, sizeof(err)) &&
           strcmp(err, "SHMEM_OFI_AM_EP='Target' is not valid: expected one of auto, target, "
                       "context") == 0);
