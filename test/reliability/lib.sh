@@ -5,15 +5,23 @@ shm_objects() { ls /dev/shm | grep '^ofishmem-' | sort; }
 
 # Objects that appeared since $1 (an earlier shm_objects) and stayed: looked at twice,
 # a second apart, so that another job's objects (named only for the moment of its
-# start-up) are not counted.
+# start-up) are not counted; and only objects whose creator (the pid in the name,
+# ofishmem-JOB-PE-KIND-KEY-PID-PIDNS) has ended, since a live PE of another job running
+# beside the tests (a long one keeps its objects) owns what it holds.
 shm_objects_added() {
-    local added
+    local added obj pid
     added=$(comm -13 <(echo "$1") <(shm_objects))
     if [ -n "$added" ]; then
         sleep 1
         added=$(comm -12 <(echo "$added") <(shm_objects))
     fi
-    echo "$added"
+    for obj in $added; do
+        pid=$(echo "$obj" | awk -F- '{print $(NF-1)}')
+        case "$pid" in
+            '' | *[!0-9]*) echo "$obj" ;;
+            *) kill -0 "$pid" 2>/dev/null || echo "$obj" ;;
+        esac
+    done
 }
 
 # Live (non-zombie) processes named $1 of this build: other builds on the machine may
