@@ -67,6 +67,14 @@ OFS_ENV(LOCAL_TRANSPORT, CORE, ENUM, "shm", OFS_WORDS_LOCAL_TRANSPORT,
 OFS_ENV(SIM_PES_PER_NODE, DEBUG, LONG, "0", "0..1048576",
         "Testing: treat each block of N consecutive PEs as one node (0: real locality)")
 
+/* two-sided messages (shmemx_send; docs/messages.md) */
+OFS_ENV(MSG_SLOTS, CORE, LONG, "8", "0..4096",
+        "Message slots each PE keeps in symmetric memory per source PE (0: messages off)")
+OFS_ENV(MSG_EAGER_SIZE, CORE, SIZE, "4K", "0..1M",
+        "Messages up to this many bytes travel inside a slot; longer ones by rendezvous")
+OFS_ENV(MSG_STAGE_SIZE, CORE, SIZE, "1M", "0..1G",
+        "Symmetric bytes per PE that long messages from private buffers are staged through")
+
 /* shared-memory transport */
 OFS_ENV(SHM_DIR, SHM, STRING, "/dev/shm", "<abspath>",
         "Directory (a tmpfs) holding the shared-memory objects of heaps and static data")

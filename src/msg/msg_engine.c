@@ -1,0 +1,656 @@
+/*
+ * The message engine (docs/messages.md): rings of slots in symmetric memory, credits,
+ * rendezvous, matching.  One lock guards all of it; a waiting thread drops it between
+ * looks (COMM_WAIT_UNTIL).
+ *
+ * Symmetric memory of each PE (allocated in the same order everywhere):
+ *   ring   [src][k % slots] slots of MSG_HDR + eager bytes, filled by src with one
+ *          put-with-signal whose signal is the slot's seq word (k + 1 for its k-th)
+ *   credit [dest]  slots dest has consumed of the ones this PE sent it (dest writes)
+ *   fin    [id]    generation of a finished rendezvous id of this PE (receivers write)
+ *   stage  chunks that private send buffers are copied to for the receiver's get
+ * A message is one eager slot, or one or more rendezvous slots (pieces) sent back to
+ * back: pieces of a symmetric buffer name it (no copy), a private buffer goes through
+ * the stage chunks.  A receiver drains every slot as soon as it sees it (credits go
+ * back in batches of half a ring), into a posted receive or the unexpected list; the
+ * data of an unexpected rendezvous stays at the sender until a receive takes it, or
+ * until this PE waits in a message routine: then it is pulled into private memory so
+ * that its sender can go on (both sides sending large messages at once).
+ */
+#include "ofs.h"
+#include "heap.h"
+#include "comm.h"
+#include "ofs_handle.h"
+#include "msg.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MSG_HDR 64
+#define MSG_RDV_MAX 64     /* rendezvous pieces in flight per PE */
+#define MSG_STAGE_CHUNKS 4 /* the stage region in this many chunks */
+#define MSG_REQ_SLOT 256   /* bytes per handle-table slot */
+#define MSG_REQ_MAX 65536  /* non-blocking requests alive at once */
+
+enum { MSG_FRAG_EAGER = 1, MSG_FRAG_RDV = 2 };
+
+struct msg_hdr {
+    uint64_t seq; /* the signal: k + 1 for the k-th slot from this source */
+    int32_t tag;
+    uint32_t kind;
+    uint64_t len;                /* the whole message */
+    uint64_t frag_off, frag_len; /* this piece */
+    uint64_t rseg_off;           /* rendezvous: the sender's (segment << 56) | offset */
+    uint32_t rdv_id, rdv_gen;
+    uint64_t pad;
+};
+_Static_assert(sizeof(struct msg_hdr) == MSG_HDR, "slot header is 64 bytes");
+
+/* A message that has arrived (at least its first piece). */
+struct msg_in {
+    struct msg_in *next; /* unexpected list */
+    int src, tag;
+    size_t len;
+    size_t landed; /* bytes of its pieces landed (in buf, or cut off) */
+    int bound;     /* buf is where its data goes (or the message is empty) */
+    int owned;     /* buf is ours (unexpected data pulled or copied) */
+    int complete;  /* every piece landed (unexpected list) */
+    char *buf;
+    size_t cap;           /* bytes of buf */
+    struct msg_req *req;  /* the receive that took it */
+    struct msg_hdr *pend; /* rendezvous pieces waiting for a buffer */
+    int npend, pcap;
+};
+
+struct msg_rdv {
+    struct msg_req *req; /* NULL: free */
+    uint32_t gen;
+    int chunk; /* stage chunk, or -1 */
+};
+
+static struct {
+    pthread_mutex_t lock;
+    int on, n, me;
+    size_t slots, eager, slot_bytes, chunk, batch;
+    char *ring;
+    uint64_t *credit, *fin;
+    char *stage;
+    int stage_seg;
+    size_t stage_off;
+    uint64_t *head, *cred_sent, *sent;   /* [pe] */
+    struct msg_in **cur;                 /* [src] message whose pieces are arriving */
+    struct msg_req **sq_head, **sq_tail; /* [dest] sends with pieces left to post */
+    int sq_active;
+    struct msg_in *unx_head, *unx_tail;
+    int n_unbound;
+    struct msg_req *post_head, *post_tail;
+    struct msg_rdv rdv[MSG_RDV_MAX];
+    int rdv_used;
+    uint32_t rdv_gen;
+    unsigned stage_busy;
+    char *scratch;
+    struct ofs_htab reqs;
+} mg = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
+
+static inline struct msg_hdr *msg_slot(int src, uint64_t k)
+{
+    return (struct msg_hdr *)(mg.ring +
+                              ((size_t)src * mg.slots + (size_t)(k % mg.slots)) * mg.slot_bytes);
+}
+
+/* A word only one PE writes and its owner reads: a store where it is mapped, else a
+ * fabric atomic. */
+static void msg_word_set(uint64_t *word, uint64_t v, int pe)
+{
+    uint64_t *p = comm_ptr(word, pe);
+
+    if (p)
+        __atomic_store_n(p, v, __ATOMIC_RELEASE);
+    else
+        comm_amo(COMM_CTX_DEFAULT, COMM_AMO_SET, COMM_DT_U64, word, &v, NULL, NULL, pe, 0);
+}
+
+static void *msg_alloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+
+    if (!p)
+        ofs_fatal(1, "messages: out of memory (%zu bytes for an unexpected message)", n);
+    return p;
+}
+
+/* ---- start-up ---- */
+
+int msg_enabled(void)
+{
+    return mg.on;
+}
+
+ofs_status_t msg_init(void)
+{
+    size_t ring, n;
+
+    mg.n = ofs_g.n_pes;
+    mg.me = ofs_g.my_pe;
+    mg.slots = (size_t)ofs_g.params.MSG_SLOTS;
+    if (mg.slots == 0)
+        return OFS_OK;
+    mg.eager = ((size_t)ofs_g.params.MSG_EAGER_SIZE + 7) & ~(size_t)7;
+    mg.slot_bytes = (MSG_HDR + mg.eager + 63) & ~(size_t)63;
+    mg.batch = mg.slots / 2 ? mg.slots / 2 : 1;
+    mg.chunk = ((size_t)ofs_g.params.MSG_STAGE_SIZE / MSG_STAGE_CHUNKS) & ~(size_t)63;
+    n = (size_t)mg.n;
+    ring = n * mg.slots * mg.slot_bytes;
+    /* fresh heap blocks are zero (no block was freed before): every seq reads 0 */
+    mg.ring = heap_alloc(ring, 64);
+    mg.credit = heap_alloc(n * sizeof(uint64_t), 64);
+    mg.fin = heap_alloc(MSG_RDV_MAX * sizeof(uint64_t), 64);
+    mg.stage = mg.chunk ? heap_alloc(mg.chunk * MSG_STAGE_CHUNKS, 64) : NULL;
+    if (!mg.ring || !mg.credit || !mg.fin || (mg.chunk && !mg.stage)) {
+        ofs_log_error("messages: %zu bytes of symmetric memory for %d PEs x SHMEM_MSG_SLOTS=%zu "
+                      "slots of %zu bytes and SHMEM_MSG_STAGE_SIZE=%zu do not fit in the "
+                      "library's reserve: lower them (SHMEM_MSG_SLOTS=0 turns messages off)",
+                      ring + mg.chunk * MSG_STAGE_CHUNKS, mg.n, mg.slots, mg.slot_bytes,
+                      mg.chunk * MSG_STAGE_CHUNKS);
+        return OFS_ERR_NOMEM;
+    }
+    if (mg.stage)
+        mg.stage_seg = heap_seg_of(mg.stage, mg.chunk * MSG_STAGE_CHUNKS, &mg.stage_off);
+    mg.head = calloc(n * 3, sizeof(uint64_t));
+    mg.cur = calloc(n, sizeof(*mg.cur));
+    mg.sq_head = calloc(n * 2, sizeof(*mg.sq_head));
+    mg.scratch = malloc(mg.slot_bytes);
+    if (!mg.head || !mg.cur || !mg.sq_head || !mg.scratch ||
+        ofs_htab_init(&mg.reqs, MSG_REQ_SLOT, MSG_REQ_MAX) != OFS_OK) {
+        ofs_log_error("messages: out of memory for the state of %d PEs", mg.n);
+        return OFS_ERR_NOMEM;
+    }
+    mg.cred_sent = mg.head + n;
+    mg.sent = mg.head + 2 * n;
+    mg.sq_tail = mg.sq_head + n;
+    mg.on = 1;
+    return OFS_OK;
+}
+
+void msg_fini(void)
+{
+    struct msg_in *m, *nx;
+
+    if (!mg.on)
+        return;
+    mg.on = 0;
+    /* what nobody received is dropped (the symmetric blocks go with the heap) */
+    for (m = mg.unx_head; m; m = nx) {
+        nx = m->next;
+        if (m->owned)
+            free(m->buf);
+        free(m->pend);
+        free(m);
+    }
+    for (int s = 0; s < mg.n; s++)
+        if (mg.cur[s] && mg.cur[s]->req) {
+            free(mg.cur[s]->pend);
+            free(mg.cur[s]);
+        }
+    ofs_htab_fini(&mg.reqs);
+    free(mg.head);
+    free(mg.cur);
+    free(mg.sq_head);
+    free(mg.scratch);
+    mg.unx_head = mg.unx_tail = NULL;
+    mg.post_head = mg.post_tail = NULL;
+}
+
+/* ---- handles ---- */
+
+struct msg_req *msg_req_new(void)
+{
+    return ofs_htab_alloc(&mg.reqs);
+}
+
+void msg_req_free(struct msg_req *r)
+{
+    ofs_htab_free(&mg.reqs, r);
+}
+
+int msg_req_valid(const void *h)
+{
+    return mg.on && ofs_htab_holds(&mg.reqs, h, MSG_REQ_SLOT, MSG_REQ_MAGIC);
+}
+
+/* ---- receiving ---- */
+
+static int msg_match(int want_src, int want_tag, int src, int tag)
+{
+    return (want_src == MSG_ANY || want_src == src) && (want_tag == MSG_ANY || want_tag == tag);
+}
+
+static void msg_req_finish(struct msg_req *r, const struct msg_in *m)
+{
+    r->st_source = m->src;
+    r->st_tag = m->tag;
+    r->st_len = m->len;
+    r->err = m->len > r->len ? MSG_ERR_TRUNCATE : 0;
+    r->done = 1;
+}
+
+/* Every piece of m has landed. */
+static void msg_in_complete(struct msg_in *m)
+{
+    struct msg_req *r = m->req;
+
+    if (mg.cur[m->src] == m)
+        mg.cur[m->src] = NULL;
+    if (!r) {
+        m->complete = 1;
+        return;
+    }
+    if (m->owned) {
+        size_t n = m->len < r->len ? m->len : r->len;
+        if (n)
+            memcpy(r->buf, m->buf, n);
+        free(m->buf);
+    }
+    msg_req_finish(r, m);
+    free(m->pend);
+    free(m);
+}
+
+/* Put one piece where m's data goes: the part that fits in its buffer (a truncated
+ * receive drops the rest), then tell a rendezvous sender its piece is free. */
+static void msg_piece_land(struct msg_in *m, const struct msg_hdr *h, const void *payload)
+{
+    size_t off = h->frag_off, n = h->frag_len, fit = 0;
+
+    if (off < m->cap)
+        fit = n < m->cap - off ? n : m->cap - off;
+    if (h->kind == MSG_FRAG_EAGER) {
+        if (fit)
+            memcpy(m->buf + off, payload, fit);
+    } else {
+        if (fit)
+            comm_get_seg(COMM_CTX_DEFAULT, m->buf + off, (int)(h->rseg_off >> 56),
+                         (size_t)(h->rseg_off & ((1ULL << 56) - 1)), fit, m->src);
+        msg_word_set(&mg.fin[h->rdv_id], h->rdv_gen, m->src);
+    }
+    m->landed += n;
+    if (m->landed == m->len)
+        msg_in_complete(m);
+}
+
+/* m now has a buffer: land what waited for one. */
+static void msg_in_bind(struct msg_in *m, char *buf, size_t cap, int owned)
+{
+    struct msg_hdr *pend = m->pend;
+    int np = m->npend;
+
+    m->buf = buf;
+    m->cap = cap;
+    m->owned = owned;
+    m->bound = 1;
+    m->pend = NULL;
+    m->npend = m->pcap = 0;
+    mg.n_unbound--;
+    for (int i = 0; i < np; i++)
+        msg_piece_land(m, &pend[i], NULL); /* may free m at the last */
+    free(pend);
+}
+
+static struct msg_req *msg_posted_take(int src, int tag)
+{
+    struct msg_req *r, *prev = NULL;
+
+    for (r = mg.post_head; r; prev = r, r = r->next)
+        if (msg_match(r->pe, r->tag, src, tag)) {
+            if (prev)
+                prev->next = r->next;
+            else
+                mg.post_head = r->next;
+            if (mg.post_tail == r)
+                mg.post_tail = prev;
+            r->next = NULL;
+            return r;
+        }
+    return NULL;
+}
+
+static void msg_piece_arrive(int src, const struct msg_hdr *h)
+{
+    const void *payload = (const char *)h + MSG_HDR;
+    struct msg_in *m;
+
+    if (h->frag_off == 0) {
+        struct msg_req *r = msg_posted_take(src, h->tag);
+        m = calloc(1, sizeof(*m));
+        if (!m)
+            ofs_fatal(1, "messages: out of memory");
+        m->src = src;
+        m->tag = h->tag;
+        m->len = h->len;
+        if (h->frag_len < h->len)
+            mg.cur[src] = m;
+        if (r) {
+            m->req = r;
+            m->buf = r->buf;
+            m->cap = r->len;
+            m->bound = 1;
+        } else {
+            if (mg.unx_tail)
+                mg.unx_tail->next = m;
+            else
+                mg.unx_head = m;
+            mg.unx_tail = m;
+            if (h->kind == MSG_FRAG_EAGER) {
+                m->buf = h->len ? msg_alloc(h->len) : NULL;
+                m->cap = h->len;
+                m->owned = m->bound = 1;
+            } else {
+                mg.n_unbound++;
+            }
+        }
+    } else {
+        m = mg.cur[src];
+        if (!m)
+            ofs_fatal(1, "messages: internal: a piece from PE %d without its message", src);
+    }
+    if (m->bound) {
+        msg_piece_land(m, h, payload);
+        return;
+    }
+    if (m->npend == m->pcap) {
+        m->pcap = m->pcap ? 2 * m->pcap : 4;
+        m->pend = realloc(m->pend, (size_t)m->pcap * sizeof(*m->pend));
+        if (!m->pend)
+            ofs_fatal(1, "messages: out of memory");
+    }
+    m->pend[m->npend++] = *h;
+}
+
+/* Take every slot that has arrived; give credits back in batches. */
+static void msg_drain(void)
+{
+    for (int s = 0; s < mg.n; s++) {
+        uint64_t k = mg.head[s];
+        struct msg_hdr *h;
+
+        while (__atomic_load_n(&(h = msg_slot(s, k))->seq, __ATOMIC_ACQUIRE) == k + 1) {
+            msg_piece_arrive(s, h);
+            mg.head[s] = ++k;
+        }
+        if (k - mg.cred_sent[s] >= mg.batch) {
+            mg.cred_sent[s] = k;
+            msg_word_set(&mg.credit[mg.me], k, s);
+        }
+    }
+}
+
+/* Pull the data of unexpected rendezvous messages into private memory. */
+static void msg_rescue(void)
+{
+    struct msg_in *m = mg.unx_head, *nx;
+
+    for (; m && mg.n_unbound; m = nx) {
+        nx = m->next;
+        if (!m->bound)
+            msg_in_bind(m, msg_alloc(m->len), m->len, 1);
+    }
+}
+
+/* ---- sending ---- */
+
+static void msg_post(int pe, struct msg_hdr *h, const void *payload, size_t plen)
+{
+    uint64_t k = mg.sent[pe]++;
+    struct msg_hdr *dst = msg_slot(mg.me, k);
+    struct msg_hdr *p = comm_ptr(dst, pe);
+
+    if (p) {
+        memcpy((char *)p + 8, (char *)h + 8, MSG_HDR - 8);
+        if (plen)
+            memcpy((char *)p + MSG_HDR, payload, plen);
+        __atomic_store_n(&p->seq, k + 1, __ATOMIC_RELEASE);
+        return;
+    }
+    memcpy(mg.scratch, h, MSG_HDR);
+    if (plen)
+        memcpy(mg.scratch + MSG_HDR, payload, plen);
+    comm_put_signal(COMM_CTX_DEFAULT, (char *)dst + 8, mg.scratch + 8, MSG_HDR - 8 + plen,
+                    &dst->seq, k + 1, COMM_SIG_SET, pe, 0);
+}
+
+static int msg_rdv_alloc(struct msg_req *r, int chunk)
+{
+    for (int i = 0; i < MSG_RDV_MAX; i++)
+        if (!mg.rdv[i].req) {
+            mg.rdv[i].req = r;
+            mg.rdv[i].gen = ++mg.rdv_gen ? mg.rdv_gen : ++mg.rdv_gen;
+            mg.rdv[i].chunk = chunk;
+            mg.rdv_used++;
+            r->fins++;
+            return i;
+        }
+    return -1;
+}
+
+static int msg_stage_alloc(void)
+{
+    for (int c = 0; c < MSG_STAGE_CHUNKS; c++)
+        if (!(mg.stage_busy & (1u << c))) {
+            mg.stage_busy |= 1u << c;
+            return c;
+        }
+    return -1;
+}
+
+/* Post what r's destination has room for; 1 when every piece of r is posted. */
+static int msg_send_advance(struct msg_req *r)
+{
+    int pe = r->pe;
+
+    while (!r->all_posted) {
+        struct msg_hdr h = { .tag = r->tag, .len = r->len, .frag_off = r->posted };
+        int id, c = -1;
+
+        if (mg.sent[pe] - __atomic_load_n(&mg.credit[pe], __ATOMIC_ACQUIRE) >= mg.slots)
+            return 0;
+        if (r->len <= mg.eager) {
+            h.kind = MSG_FRAG_EAGER;
+            h.frag_len = r->len;
+            msg_post(pe, &h, r->buf, r->len);
+            r->all_posted = 1;
+            break;
+        }
+        h.kind = MSG_FRAG_RDV;
+        if (r->seg < 0 && (c = msg_stage_alloc()) < 0)
+            return 0;
+        id = msg_rdv_alloc(r, c);
+        if (id < 0) {
+            if (c >= 0)
+                mg.stage_busy &= ~(1u << c);
+            return 0;
+        }
+        h.rdv_id = (uint32_t)id;
+        h.rdv_gen = mg.rdv[id].gen;
+        if (c < 0) {
+            h.frag_len = r->len;
+            h.rseg_off = ((uint64_t)r->seg << 56) | r->seg_off;
+        } else {
+            size_t n = r->len - r->posted < mg.chunk ? r->len - r->posted : mg.chunk;
+            memcpy(mg.stage + (size_t)c * mg.chunk, r->buf + r->posted, n);
+            h.frag_len = n;
+            h.rseg_off = ((uint64_t)mg.stage_seg << 56) | (mg.stage_off + (size_t)c * mg.chunk);
+        }
+        msg_post(pe, &h, NULL, 0);
+        r->posted += h.frag_len;
+        if (r->posted == r->len)
+            r->all_posted = 1;
+    }
+    if (r->fins == 0)
+        r->done = 1;
+    return 1;
+}
+
+static void msg_sends_advance(void)
+{
+    for (int pe = 0; pe < mg.n && mg.sq_active; pe++) {
+        struct msg_req *r;
+        while ((r = mg.sq_head[pe]) && msg_send_advance(r)) {
+            mg.sq_head[pe] = r->next;
+            r->next = NULL;
+            if (!mg.sq_head[pe]) {
+                mg.sq_tail[pe] = NULL;
+                mg.sq_active--;
+            }
+        }
+    }
+}
+
+static void msg_fin_poll(void)
+{
+    for (int i = 0; i < MSG_RDV_MAX && mg.rdv_used; i++) {
+        struct msg_rdv *d = &mg.rdv[i];
+        if (d->req && __atomic_load_n(&mg.fin[i], __ATOMIC_ACQUIRE) == d->gen) {
+            struct msg_req *r = d->req;
+            if (d->chunk >= 0)
+                mg.stage_busy &= ~(1u << d->chunk);
+            d->req = NULL;
+            mg.rdv_used--;
+            if (--r->fins == 0 && r->all_posted)
+                r->done = 1;
+        }
+    }
+}
+
+static void msg_progress(int rescue)
+{
+    msg_drain();
+    if (mg.rdv_used)
+        msg_fin_poll();
+    if (mg.sq_active)
+        msg_sends_advance();
+    if (rescue && mg.n_unbound)
+        msg_rescue();
+}
+
+void msg_send_start(struct msg_req *r, int pe, int tag, const void *buf, size_t len)
+{
+    r->kind = MSG_REQ_SEND;
+    r->pe = pe;
+    r->tag = tag;
+    r->buf = (char *)buf;
+    r->len = len;
+    r->seg = -1;
+    if (len > mg.eager) {
+        size_t off;
+        int s = heap_seg_of(buf, len, &off);
+        if (s >= 0) {
+            r->seg = s;
+            r->seg_off = off;
+        }
+    }
+    pthread_mutex_lock(&mg.lock);
+    if (mg.sq_head[pe] || !msg_send_advance(r)) {
+        if (mg.sq_tail[pe])
+            mg.sq_tail[pe]->next = r;
+        else {
+            mg.sq_head[pe] = r;
+            mg.sq_active++;
+        }
+        mg.sq_tail[pe] = r;
+    }
+    pthread_mutex_unlock(&mg.lock);
+}
+
+void msg_recv_start(struct msg_req *r, int src, int tag, void *buf, size_t len)
+{
+    struct msg_in **pp, *m, *prev = NULL;
+
+    r->kind = MSG_REQ_RECV;
+    r->pe = src;
+    r->tag = tag;
+    r->buf = buf;
+    r->len = len;
+    pthread_mutex_lock(&mg.lock);
+    msg_drain();
+    for (pp = &mg.unx_head; (m = *pp); prev = m, pp = &m->next)
+        if (msg_match(src, tag, m->src, m->tag))
+            break;
+    if (!m) {
+        if (mg.post_tail)
+            mg.post_tail->next = r;
+        else
+            mg.post_head = r;
+        mg.post_tail = r;
+        pthread_mutex_unlock(&mg.lock);
+        return;
+    }
+    *pp = m->next;
+    if (mg.unx_tail == m)
+        mg.unx_tail = prev;
+    m->next = NULL;
+    m->req = r;
+    if (m->complete)
+        msg_in_complete(m);
+    else if (!m->bound)
+        msg_in_bind(m, buf, len, 0);
+    pthread_mutex_unlock(&mg.lock);
+}
+
+/* One look of a wait: progress (pulling unexpected rendezvous data: we are waiting,
+ * and a sender may be waiting for us), then is r done? */
+static int msg_poll(struct msg_req *r)
+{
+    int d;
+
+    pthread_mutex_lock(&mg.lock);
+    if (!r->done)
+        msg_progress(1);
+    d = r->done;
+    pthread_mutex_unlock(&mg.lock);
+    return d;
+}
+
+void msg_req_wait(struct msg_req *r)
+{
+    if (__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+        return;
+    COMM_WAIT_UNTIL(msg_poll(r));
+}
+
+int msg_req_test(struct msg_req *r)
+{
+    if (msg_poll(r))
+        return 1;
+    comm_test_poll();
+    return 0;
+}
+
+static int msg_probe_look(int src, int tag, int *src_p, int *tag_p, size_t *len_p)
+{
+    struct msg_in *m;
+
+    pthread_mutex_lock(&mg.lock);
+    msg_progress(1);
+    for (m = mg.unx_head; m; m = m->next)
+        if (msg_match(src, tag, m->src, m->tag)) {
+            *src_p = m->src;
+            *tag_p = m->tag;
+            *len_p = m->len;
+            break;
+        }
+    pthread_mutex_unlock(&mg.lock);
+    return m != NULL;
+}
+
+int msg_probe(int src, int tag, int block, int *src_p, int *tag_p, size_t *len_p)
+{
+    if (!block) {
+        if (msg_probe_look(src, tag, src_p, tag_p, len_p))
+            return 1;
+        comm_test_poll();
+        return 0;
+    }
+    COMM_WAIT_UNTIL(msg_probe_look(src, tag, src_p, tag_p, len_p));
+    return 1;
+}
