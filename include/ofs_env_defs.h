@@ -72,7 +72,7 @@ OFS_ENV(MSG_SLOTS, CORE, LONG, "8", "0..4096",
         "Message slots each PE keeps in symmetric memory per source PE (0: messages off)")
 OFS_ENV(MSG_EAGER_SIZE, CORE, SIZE, "4K", "0..1M",
         "Messages up to this many bytes travel inside a slot; longer ones by rendezvous")
-OFS_ENV(MSG_STAGE_SIZE, CORE, SIZE, "1M", "0..1G",
+OFS_ENV(MSG_STAGE_SIZE, CORE, SIZE, "1M", "4K..1G",
         "Symmetric bytes per PE that long messages from private buffers are staged through")
 
 /* shared-memory transport */

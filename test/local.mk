@@ -21,5 +21,6 @@ include test/functional/msg_local.mk
 include test/performance/coll.mk
 include test/functional/shm_local.mk
 include test/performance/local.mk
+include test/performance/msg_bench.mk
 include test/ofi.mk
 include test/conformance/local.mk

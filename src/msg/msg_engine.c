@@ -29,7 +29,7 @@
 
 #define MSG_HDR 64
 #define MSG_RDV_MAX 64     /* rendezvous pieces in flight per PE */
-#define MSG_STAGE_CHUNKS 4 /* the stage region in this many chunks */
+#define MSG_STAGE_PIECES 4 /* a staged piece is at most this part of the stage region */
 #define MSG_REQ_SLOT 256   /* bytes per handle-table slot */
 #define MSG_REQ_MAX 65536  /* non-blocking requests alive at once */
 
@@ -64,18 +64,20 @@ struct msg_in {
 };
 
 struct msg_rdv {
-    struct msg_req *req; /* NULL: free */
+    int used;
     uint32_t gen;
-    int chunk; /* stage chunk, or -1 */
+    struct msg_req *req; /* a send from a symmetric buffer: it waits for this piece */
+    void *stage;         /* a staged piece: its place in the stage region */
 };
 
 static struct {
     pthread_mutex_t lock;
     int on, n, me;
-    size_t slots, eager, slot_bytes, chunk, batch;
+    size_t slots, eager, slot_bytes, chunk, batch, stage_len;
     char *ring;
     uint64_t *credit, *fin;
     char *stage;
+    struct heap_allocator *stage_a;
     int stage_seg;
     size_t stage_off;
     uint64_t *head, *cred_sent, *sent;   /* [pe] */
@@ -88,7 +90,7 @@ static struct {
     struct msg_rdv rdv[MSG_RDV_MAX];
     int rdv_used;
     uint32_t rdv_gen;
-    unsigned stage_busy;
+
     char *scratch;
     struct ofs_htab reqs;
 } mg = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
@@ -139,29 +141,29 @@ ofs_status_t msg_init(void)
     mg.eager = ((size_t)ofs_g.params.MSG_EAGER_SIZE + 7) & ~(size_t)7;
     mg.slot_bytes = (MSG_HDR + mg.eager + 63) & ~(size_t)63;
     mg.batch = mg.slots / 2 ? mg.slots / 2 : 1;
-    mg.chunk = ((size_t)ofs_g.params.MSG_STAGE_SIZE / MSG_STAGE_CHUNKS) & ~(size_t)63;
+    mg.stage_len = ((size_t)ofs_g.params.MSG_STAGE_SIZE + 63) & ~(size_t)63;
+    mg.chunk = (mg.stage_len / MSG_STAGE_PIECES) & ~(size_t)63;
     n = (size_t)mg.n;
     ring = n * mg.slots * mg.slot_bytes;
     /* fresh heap blocks are zero (no block was freed before): every seq reads 0 */
     mg.ring = heap_alloc(ring, 64);
     mg.credit = heap_alloc(n * sizeof(uint64_t), 64);
     mg.fin = heap_alloc(MSG_RDV_MAX * sizeof(uint64_t), 64);
-    mg.stage = mg.chunk ? heap_alloc(mg.chunk * MSG_STAGE_CHUNKS, 64) : NULL;
-    if (!mg.ring || !mg.credit || !mg.fin || (mg.chunk && !mg.stage)) {
+    mg.stage = heap_alloc(mg.stage_len, 64);
+    if (!mg.ring || !mg.credit || !mg.fin || !mg.stage) {
         ofs_log_error("messages: %zu bytes of symmetric memory for %d PEs x SHMEM_MSG_SLOTS=%zu "
                       "slots of %zu bytes and SHMEM_MSG_STAGE_SIZE=%zu do not fit in the "
                       "library's reserve: lower them (SHMEM_MSG_SLOTS=0 turns messages off)",
-                      ring + mg.chunk * MSG_STAGE_CHUNKS, mg.n, mg.slots, mg.slot_bytes,
-                      mg.chunk * MSG_STAGE_CHUNKS);
+                      ring + mg.stage_len, mg.n, mg.slots, mg.slot_bytes, mg.stage_len);
         return OFS_ERR_NOMEM;
     }
-    if (mg.stage)
-        mg.stage_seg = heap_seg_of(mg.stage, mg.chunk * MSG_STAGE_CHUNKS, &mg.stage_off);
+    mg.stage_seg = heap_seg_of(mg.stage, mg.stage_len, &mg.stage_off);
+    mg.stage_a = heap_allocator_create(mg.stage, mg.stage_len);
     mg.head = calloc(n * 3, sizeof(uint64_t));
     mg.cur = calloc(n, sizeof(*mg.cur));
     mg.sq_head = calloc(n * 2, sizeof(*mg.sq_head));
     mg.scratch = malloc(mg.slot_bytes);
-    if (!mg.head || !mg.cur || !mg.sq_head || !mg.scratch ||
+    if (!mg.head || !mg.cur || !mg.sq_head || !mg.scratch || !mg.stage_a ||
         ofs_htab_init(&mg.reqs, MSG_REQ_SLOT, MSG_REQ_MAX) != OFS_OK) {
         ofs_log_error("messages: out of memory for the state of %d PEs", mg.n);
         return OFS_ERR_NOMEM;
@@ -194,6 +196,8 @@ void msg_fini(void)
             free(mg.cur[s]);
         }
     ofs_htab_fini(&mg.reqs);
+    heap_allocator_destroy(mg.stage_a);
+    mg.stage_a = NULL;
     free(mg.head);
     free(mg.cur);
     free(mg.sq_head);
@@ -419,26 +423,20 @@ static void msg_post(int pe, struct msg_hdr *h, const void *payload, size_t plen
                     &dst->seq, k + 1, COMM_SIG_SET, pe, 0);
 }
 
-static int msg_rdv_alloc(struct msg_req *r, int chunk)
+/* A rendezvous id for a piece of r: from its symmetric buffer (r waits for the
+ * receiver's FIN) or staged (stage; the buffer is free once copied). */
+static int msg_rdv_alloc(struct msg_req *r, void *stage)
 {
     for (int i = 0; i < MSG_RDV_MAX; i++)
-        if (!mg.rdv[i].req) {
-            mg.rdv[i].req = r;
+        if (!mg.rdv[i].used) {
+            mg.rdv[i].used = 1;
             mg.rdv[i].gen = ++mg.rdv_gen ? mg.rdv_gen : ++mg.rdv_gen;
-            mg.rdv[i].chunk = chunk;
+            mg.rdv[i].req = stage ? NULL : r;
+            mg.rdv[i].stage = stage;
             mg.rdv_used++;
-            r->fins++;
+            if (!stage)
+                r->fins++;
             return i;
-        }
-    return -1;
-}
-
-static int msg_stage_alloc(void)
-{
-    for (int c = 0; c < MSG_STAGE_CHUNKS; c++)
-        if (!(mg.stage_busy & (1u << c))) {
-            mg.stage_busy |= 1u << c;
-            return c;
         }
     return -1;
 }
@@ -450,7 +448,9 @@ static int msg_send_advance(struct msg_req *r)
 
     while (!r->all_posted) {
         struct msg_hdr h = { .tag = r->tag, .len = r->len, .frag_off = r->posted };
-        int id, c = -1;
+        void *st = NULL;
+        size_t n = r->len - r->posted < mg.chunk ? r->len - r->posted : mg.chunk;
+        int id;
 
         if (mg.sent[pe] - __atomic_load_n(&mg.credit[pe], __ATOMIC_ACQUIRE) >= mg.slots)
             return 0;
@@ -462,24 +462,23 @@ static int msg_send_advance(struct msg_req *r)
             break;
         }
         h.kind = MSG_FRAG_RDV;
-        if (r->seg < 0 && (c = msg_stage_alloc()) < 0)
+        if (mg.rdv_used == MSG_RDV_MAX)
             return 0;
-        id = msg_rdv_alloc(r, c);
-        if (id < 0) {
-            if (c >= 0)
-                mg.stage_busy &= ~(1u << c);
+        if (r->seg < 0 && !(st = heap_allocator_alloc(mg.stage_a, n, 64)))
             return 0;
-        }
+        id = msg_rdv_alloc(r, st);
+        if (OFS_UNLIKELY(id < 0))
+            ofs_fatal(1, "messages: internal: no rendezvous id free");
         h.rdv_id = (uint32_t)id;
         h.rdv_gen = mg.rdv[id].gen;
-        if (c < 0) {
+        if (!st) {
             h.frag_len = r->len;
             h.rseg_off = ((uint64_t)r->seg << 56) | r->seg_off;
         } else {
-            size_t n = r->len - r->posted < mg.chunk ? r->len - r->posted : mg.chunk;
-            memcpy(mg.stage + (size_t)c * mg.chunk, r->buf + r->posted, n);
+            memcpy(st, r->buf + r->posted, n);
             h.frag_len = n;
-            h.rseg_off = ((uint64_t)mg.stage_seg << 56) | (mg.stage_off + (size_t)c * mg.chunk);
+            h.rseg_off =
+                ((uint64_t)mg.stage_seg << 56) | (mg.stage_off + (size_t)((char *)st - mg.stage));
         }
         msg_post(pe, &h, NULL, 0);
         r->posted += h.frag_len;
@@ -510,13 +509,13 @@ static void msg_fin_poll(void)
 {
     for (int i = 0; i < MSG_RDV_MAX && mg.rdv_used; i++) {
         struct msg_rdv *d = &mg.rdv[i];
-        if (d->req && __atomic_load_n(&mg.fin[i], __ATOMIC_ACQUIRE) == d->gen) {
+        if (d->used && __atomic_load_n(&mg.fin[i], __ATOMIC_ACQUIRE) == d->gen) {
             struct msg_req *r = d->req;
-            if (d->chunk >= 0)
-                mg.stage_busy &= ~(1u << d->chunk);
-            d->req = NULL;
+            if (d->stage)
+                heap_allocator_free(mg.stage_a, d->stage);
+            d->used = 0;
             mg.rdv_used--;
-            if (--r->fins == 0 && r->all_posted)
+            if (r && --r->fins == 0 && r->all_posted)
                 r->done = 1;
         }
     }
