@@ -32,6 +32,9 @@
 #define MSG_STAGE_PIECES 4 /* a staged piece is at most this part of the stage region */
 #define MSG_REQ_SLOT 256   /* bytes per handle-table slot */
 #define MSG_REQ_MAX 65536  /* non-blocking requests alive at once */
+#define MSG_SLOTS_AUTO 8
+#define MSG_EAGER_AUTO 16384        /* docs/performance.md: the eager cut-off measured */
+#define MSG_RING_BUDGET (2UL << 20) /* auto sizes: rings of all sources, bytes per PE */
 
 enum { MSG_FRAG_EAGER = 1, MSG_FRAG_RDV = 2 };
 
@@ -124,6 +127,37 @@ static void *msg_alloc(size_t n)
 
 /* ---- start-up ---- */
 
+static size_t msg_slot_bytes(size_t eager)
+{
+    return (MSG_HDR + eager + 63) & ~(size_t)63;
+}
+
+/* SHMEM_MSG_SLOTS and SHMEM_MSG_EAGER_SIZE, auto ones chosen so that the payload room
+ * of the rings of all sources stays within MSG_RING_BUDGET (headers: 64 B a slot more): the eager size goes down to 1 KiB first, then the
+ * slots to 2, then the eager size to 0 (the same on every PE: it depends on n only). */
+static void msg_sizes(size_t *slots_p, size_t *eager_p)
+{
+    long sp = ofs_g.params.MSG_SLOTS, ep = ofs_g.params.MSG_EAGER_SIZE;
+    size_t slots = sp == OFS_PARAM_AUTO ? MSG_SLOTS_AUTO : (size_t)sp;
+    size_t eager = ep == OFS_PARAM_AUTO ? MSG_EAGER_AUTO : ((size_t)ep + 7) & ~(size_t)7;
+    size_t n = (size_t)ofs_g.n_pes;
+
+    while (slots && n * slots * eager > MSG_RING_BUDGET) {
+        if (ep == OFS_PARAM_AUTO && eager > 1024)
+            eager /= 2;
+        else if (sp == OFS_PARAM_AUTO && slots > 2)
+            slots /= 2;
+        else if (ep == OFS_PARAM_AUTO && eager > 0)
+            eager = eager / 2 < 64 ? 0 : eager / 2;
+        else
+            break; /* set by hand: what was asked */
+    }
+    ofs_param_resolved(OFS_PARAM_MSG_SLOTS, (long)slots);
+    ofs_param_resolved(OFS_PARAM_MSG_EAGER_SIZE, (long)eager);
+    *slots_p = slots;
+    *eager_p = eager;
+}
+
 int msg_enabled(void)
 {
     return mg.on;
@@ -135,11 +169,10 @@ ofs_status_t msg_init(void)
 
     mg.n = ofs_g.n_pes;
     mg.me = ofs_g.my_pe;
-    mg.slots = (size_t)ofs_g.params.MSG_SLOTS;
+    msg_sizes(&mg.slots, &mg.eager);
     if (mg.slots == 0)
         return OFS_OK;
-    mg.eager = ((size_t)ofs_g.params.MSG_EAGER_SIZE + 7) & ~(size_t)7;
-    mg.slot_bytes = (MSG_HDR + mg.eager + 63) & ~(size_t)63;
+    mg.slot_bytes = msg_slot_bytes(mg.eager);
     mg.batch = mg.slots / 2 ? mg.slots / 2 : 1;
     mg.stage_len = ((size_t)ofs_g.params.MSG_STAGE_SIZE + 63) & ~(size_t)63;
     mg.chunk = (mg.stage_len / MSG_STAGE_PIECES) & ~(size_t)63;
