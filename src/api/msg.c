@@ -10,7 +10,7 @@ static void msg_chk_common(const char *r, int tag, const void *buf, size_t len, 
 {
     ofs_check_init(r);
     if (OFS_UNLIKELY(!msg_enabled()))
-        ofs_bad_input(r, "messages are turned off (SHMEM_MSG_SLOTS=0)");
+        ofs_bad_input(r, "messages are turned off (SHMEM_MSG_RING_SIZE=0)");
     if (OFS_UNLIKELY(tag < 0 && !(any_tag && tag == SHMEMX_ANY_TAG)))
         ofs_bad_input(r, "tag = %d is negative%s", tag,
                       any_tag ? " and not SHMEMX_ANY_TAG" : " (tags are >= 0)");

@@ -1,17 +1,18 @@
 /*
- * The message engine (docs/messages.md): rings of slots in symmetric memory, credits,
- * rendezvous, matching.  One lock guards all of it; a waiting thread drops it between
- * looks (COMM_WAIT_UNTIL).
+ * The message engine (docs/messages.md): rings of records in symmetric memory,
+ * credits, rendezvous, matching.  One lock guards all of it; a waiting thread drops it
+ * between looks (COMM_WAIT_UNTIL).
  *
  * Symmetric memory of each PE (allocated in the same order everywhere):
- *   ring   [src][k % slots] slots of MSG_HDR + eager bytes, filled by src with one
- *          put-with-signal whose signal is the slot's seq word (k + 1 for its k-th)
- *   credit [dest]  slots dest has consumed of the ones this PE sent it (dest writes)
+ *   ring   [src] a byte ring of records (64 B header + inline bytes, 64-byte aligned)
+ *          that src fills, each with one put-with-signal whose signal is the record's
+ *          seq word (k + 1 for its k-th record); a wrap record skips the ring's tail
+ *   credit [dest]  ring bytes dest has consumed of the ones this PE sent it (dest writes)
  *   fin    [id]    generation of a finished rendezvous id of this PE (receivers write)
- *   stage  chunks that private send buffers are copied to for the receiver's get
- * A message is one eager slot, or one or more rendezvous slots (pieces) sent back to
- * back: pieces of a symmetric buffer name it (no copy), a private buffer goes through
- * the stage chunks.  A receiver drains every slot as soon as it sees it (credits go
+ *   stage  where private send buffers are copied for the receiver's get
+ * A message is one eager record, or one or more rendezvous records (pieces) sent back
+ * to back: pieces of a symmetric buffer name it (no copy), a private buffer goes
+ * through the stage.  A receiver drains every record as soon as it sees it (credits go
  * back in batches of half a ring), into a posted receive or the unexpected list; the
  * data of an unexpected rendezvous stays at the sender until a receive takes it, or
  * until this PE waits in a message routine: then it is pulled into private memory so
@@ -32,14 +33,15 @@
 #define MSG_STAGE_PIECES 4 /* a staged piece is at most this part of the stage region */
 #define MSG_REQ_SLOT 256   /* bytes per handle-table slot */
 #define MSG_REQ_MAX 65536  /* non-blocking requests alive at once */
-#define MSG_SLOTS_AUTO 8
+#define MSG_RING_AUTO_MAX (128UL << 10) /* auto ring per source: at most */
+#define MSG_RING_MIN 256
 #define MSG_EAGER_AUTO 16384        /* docs/performance.md: the eager cut-off measured */
 #define MSG_RING_BUDGET (2UL << 20) /* auto sizes: rings of all sources, bytes per PE */
 
-enum { MSG_FRAG_EAGER = 1, MSG_FRAG_RDV = 2 };
+enum { MSG_FRAG_EAGER = 1, MSG_FRAG_RDV = 2, MSG_FRAG_WRAP = 3 };
 
 struct msg_hdr {
-    uint64_t seq; /* the signal: k + 1 for the k-th slot from this source */
+    uint64_t seq; /* the signal: k + 1 for the k-th record from this source */
     int32_t tag;
     uint32_t kind;
     uint64_t len;                /* the whole message */
@@ -76,14 +78,15 @@ struct msg_rdv {
 static struct {
     pthread_mutex_t lock;
     int on, n, me;
-    size_t slots, eager, slot_bytes, chunk, batch, stage_len;
+    size_t rbytes, eager, rec_max, chunk, batch, stage_len;
     char *ring;
     uint64_t *credit, *fin;
     char *stage;
     struct heap_allocator *stage_a;
     int stage_seg;
     size_t stage_off;
-    uint64_t *head, *cred_sent, *sent;   /* [pe] */
+    uint64_t *head, *cred_sent, *sent;   /* [pe] byte positions: read, credited, written */
+    uint64_t *nrd, *nwr;                 /* [pe] records read from, written to */
     struct msg_in **cur;                 /* [src] message whose pieces are arriving */
     struct msg_req **sq_head, **sq_tail; /* [dest] sends with pieces left to post */
     int sq_active;
@@ -98,10 +101,16 @@ static struct {
     struct ofs_htab reqs;
 } mg = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
 
-static inline struct msg_hdr *msg_slot(int src, uint64_t k)
+/* The ring of records from src, at byte position pos. */
+static inline struct msg_hdr *msg_rec(int src, uint64_t pos)
 {
-    return (struct msg_hdr *)(mg.ring +
-                              ((size_t)src * mg.slots + (size_t)(k % mg.slots)) * mg.slot_bytes);
+    return (struct msg_hdr *)(mg.ring + (size_t)src * mg.rbytes + (size_t)(pos % mg.rbytes));
+}
+
+/* Bytes of the record of a piece with plen bytes inline. */
+static inline size_t msg_rec_bytes(size_t plen)
+{
+    return (MSG_HDR + plen + 63) & ~(size_t)63;
 }
 
 /* A word only one PE writes and its owner reads: a store where it is mapped, else a
@@ -127,35 +136,49 @@ static void *msg_alloc(size_t n)
 
 /* ---- start-up ---- */
 
-static size_t msg_slot_bytes(size_t eager)
+/* SHMEM_MSG_RING_SIZE and SHMEM_MSG_EAGER_SIZE; auto ones keep the rings of all sources
+ * within MSG_RING_BUDGET (the same on every PE: they depend on n only).  A record is at
+ * most a quarter of a ring, so that a sender never waits for credits the receiver holds
+ * back (they return in batches of half a ring).  0: messages off. */
+static ofs_status_t msg_sizes(size_t *rbytes_p, size_t *eager_p)
 {
-    return (MSG_HDR + eager + 63) & ~(size_t)63;
-}
+    long rp = ofs_g.params.MSG_RING_SIZE, ep = ofs_g.params.MSG_EAGER_SIZE;
+    size_t n = (size_t)ofs_g.n_pes, r, e;
 
-/* SHMEM_MSG_SLOTS and SHMEM_MSG_EAGER_SIZE, auto ones chosen so that the payload room
- * of the rings of all sources stays within MSG_RING_BUDGET (headers: 64 B a slot more): the eager size goes down to 1 KiB first, then the
- * slots to 2, then the eager size to 0 (the same on every PE: it depends on n only). */
-static void msg_sizes(size_t *slots_p, size_t *eager_p)
-{
-    long sp = ofs_g.params.MSG_SLOTS, ep = ofs_g.params.MSG_EAGER_SIZE;
-    size_t slots = sp == OFS_PARAM_AUTO ? MSG_SLOTS_AUTO : (size_t)sp;
-    size_t eager = ep == OFS_PARAM_AUTO ? MSG_EAGER_AUTO : ((size_t)ep + 7) & ~(size_t)7;
-    size_t n = (size_t)ofs_g.n_pes;
-
-    while (slots && n * slots * eager > MSG_RING_BUDGET) {
-        if (ep == OFS_PARAM_AUTO && eager > 1024)
-            eager /= 2;
-        else if (sp == OFS_PARAM_AUTO && slots > 2)
-            slots /= 2;
-        else if (ep == OFS_PARAM_AUTO && eager > 0)
-            eager = eager / 2 < 64 ? 0 : eager / 2;
-        else
-            break; /* set by hand: what was asked */
+    if (rp == OFS_PARAM_AUTO) {
+        r = MSG_RING_BUDGET / n;
+        r = r > MSG_RING_AUTO_MAX ? MSG_RING_AUTO_MAX : r < MSG_RING_MIN ? MSG_RING_MIN : r;
+    } else {
+        r = (size_t)rp;
     }
-    ofs_param_resolved(OFS_PARAM_MSG_SLOTS, (long)slots);
-    ofs_param_resolved(OFS_PARAM_MSG_EAGER_SIZE, (long)eager);
-    *slots_p = slots;
-    *eager_p = eager;
+    r &= ~(size_t)63;
+    if (r == 0) {
+        *rbytes_p = *eager_p = 0;
+        return OFS_OK;
+    }
+    if (r < MSG_RING_MIN) {
+        ofs_log_error("messages: SHMEM_MSG_RING_SIZE=%ld is below the %d bytes a ring needs "
+                      "(0 turns messages off)",
+                      rp, MSG_RING_MIN);
+        return OFS_ERR_INVAL;
+    }
+    if (ep == OFS_PARAM_AUTO) {
+        e = (r / 4 - MSG_HDR) & ~(size_t)63;
+        e = e > MSG_EAGER_AUTO ? MSG_EAGER_AUTO : e;
+    } else {
+        e = (size_t)ep;
+        if (msg_rec_bytes(e) > r / 4) {
+            ofs_log_error("messages: SHMEM_MSG_EAGER_SIZE=%zu needs SHMEM_MSG_RING_SIZE of at "
+                          "least %zu (a message is at most a quarter of a ring); it is %zu",
+                          e, 4 * msg_rec_bytes(e), r);
+            return OFS_ERR_INVAL;
+        }
+    }
+    ofs_param_resolved(OFS_PARAM_MSG_RING_SIZE, (long)r);
+    ofs_param_resolved(OFS_PARAM_MSG_EAGER_SIZE, (long)e);
+    *rbytes_p = r;
+    *eager_p = e;
+    return OFS_OK;
 }
 
 int msg_enabled(void)
@@ -166,36 +189,37 @@ int msg_enabled(void)
 ofs_status_t msg_init(void)
 {
     size_t ring, n;
+    ofs_status_t st;
 
     mg.n = ofs_g.n_pes;
     mg.me = ofs_g.my_pe;
-    msg_sizes(&mg.slots, &mg.eager);
-    if (mg.slots == 0)
-        return OFS_OK;
-    mg.slot_bytes = msg_slot_bytes(mg.eager);
-    mg.batch = mg.slots / 2 ? mg.slots / 2 : 1;
+    st = msg_sizes(&mg.rbytes, &mg.eager);
+    if (st != OFS_OK || mg.rbytes == 0)
+        return st;
+    mg.rec_max = msg_rec_bytes(mg.eager);
+    mg.batch = mg.rbytes / 2;
     mg.stage_len = ((size_t)ofs_g.params.MSG_STAGE_SIZE + 63) & ~(size_t)63;
     mg.chunk = (mg.stage_len / MSG_STAGE_PIECES) & ~(size_t)63;
     n = (size_t)mg.n;
-    ring = n * mg.slots * mg.slot_bytes;
+    ring = n * mg.rbytes;
     /* fresh heap blocks are zero (no block was freed before): every seq reads 0 */
     mg.ring = heap_alloc(ring, 64);
     mg.credit = heap_alloc(n * sizeof(uint64_t), 64);
     mg.fin = heap_alloc(MSG_RDV_MAX * sizeof(uint64_t), 64);
     mg.stage = heap_alloc(mg.stage_len, 64);
     if (!mg.ring || !mg.credit || !mg.fin || !mg.stage) {
-        ofs_log_error("messages: %zu bytes of symmetric memory for %d PEs x SHMEM_MSG_SLOTS=%zu "
-                      "slots of %zu bytes and SHMEM_MSG_STAGE_SIZE=%zu do not fit in the "
-                      "library's reserve: lower them (SHMEM_MSG_SLOTS=0 turns messages off)",
-                      ring + mg.stage_len, mg.n, mg.slots, mg.slot_bytes, mg.stage_len);
+        ofs_log_error("messages: %zu bytes of symmetric memory for %d PEs x "
+                      "SHMEM_MSG_RING_SIZE=%zu and SHMEM_MSG_STAGE_SIZE=%zu do not fit in the "
+                      "heap: lower them (SHMEM_MSG_RING_SIZE=0 turns messages off)",
+                      ring + mg.stage_len, mg.n, mg.rbytes, mg.stage_len);
         return OFS_ERR_NOMEM;
     }
     mg.stage_seg = heap_seg_of(mg.stage, mg.stage_len, &mg.stage_off);
     mg.stage_a = heap_allocator_create(mg.stage, mg.stage_len);
-    mg.head = calloc(n * 3, sizeof(uint64_t));
+    mg.head = calloc(n * 5, sizeof(uint64_t));
     mg.cur = calloc(n, sizeof(*mg.cur));
     mg.sq_head = calloc(n * 2, sizeof(*mg.sq_head));
-    mg.scratch = malloc(mg.slot_bytes);
+    mg.scratch = malloc(mg.rec_max);
     if (!mg.head || !mg.cur || !mg.sq_head || !mg.scratch || !mg.stage_a ||
         ofs_htab_init(&mg.reqs, MSG_REQ_SLOT, MSG_REQ_MAX) != OFS_OK) {
         ofs_log_error("messages: out of memory for the state of %d PEs", mg.n);
@@ -203,6 +227,8 @@ ofs_status_t msg_init(void)
     }
     mg.cred_sent = mg.head + n;
     mg.sent = mg.head + 2 * n;
+    mg.nrd = mg.head + 3 * n;
+    mg.nwr = mg.head + 4 * n;
     mg.sq_tail = mg.sq_head + n;
     mg.on = 1;
     return OFS_OK;
@@ -404,20 +430,31 @@ static void msg_piece_arrive(int src, const struct msg_hdr *h)
     m->pend[m->npend++] = *h;
 }
 
-/* Take every slot that has arrived; give credits back in batches. */
+/* Take every record that has arrived; give credits back in batches.  The receiver
+ * clears the first word of every 64-byte line a record covered before it gives its
+ * bytes back, so that the next record's sequence word never reads as stale payload. */
 static void msg_drain(void)
 {
     for (int s = 0; s < mg.n; s++) {
-        uint64_t k = mg.head[s];
+        uint64_t pos = mg.head[s], k = mg.nrd[s];
         struct msg_hdr *h;
 
-        while (__atomic_load_n(&(h = msg_slot(s, k))->seq, __ATOMIC_ACQUIRE) == k + 1) {
-            msg_piece_arrive(s, h);
-            mg.head[s] = ++k;
+        while (__atomic_load_n(&(h = msg_rec(s, pos))->seq, __ATOMIC_ACQUIRE) == k + 1) {
+            size_t len = h->kind == MSG_FRAG_WRAP    ? mg.rbytes - (size_t)(pos % mg.rbytes)
+                         : h->kind == MSG_FRAG_EAGER ? msg_rec_bytes(h->frag_len)
+                                                     : MSG_HDR;
+            if (h->kind != MSG_FRAG_WRAP)
+                msg_piece_arrive(s, h);
+            for (size_t off = 0; off < len; off += 64)
+                *(uint64_t *)((char *)h + off) = 0;
+            pos += len;
+            k++;
         }
-        if (k - mg.cred_sent[s] >= mg.batch) {
-            mg.cred_sent[s] = k;
-            msg_word_set(&mg.credit[mg.me], k, s);
+        mg.head[s] = pos;
+        mg.nrd[s] = k;
+        if (pos - mg.cred_sent[s] >= mg.batch) {
+            mg.cred_sent[s] = pos;
+            msg_word_set(&mg.credit[mg.me], pos, s);
         }
     }
 }
@@ -436,10 +473,10 @@ static void msg_rescue(void)
 
 /* ---- sending ---- */
 
-static void msg_post(int pe, struct msg_hdr *h, const void *payload, size_t plen)
+static void msg_post_rec(int pe, uint64_t pos, struct msg_hdr *h, const void *payload, size_t plen)
 {
-    uint64_t k = mg.sent[pe]++;
-    struct msg_hdr *dst = msg_slot(mg.me, k);
+    uint64_t k = mg.nwr[pe]++;
+    struct msg_hdr *dst = msg_rec(mg.me, pos);
     struct msg_hdr *p = comm_ptr(dst, pe);
 
     if (p) {
@@ -454,6 +491,26 @@ static void msg_post(int pe, struct msg_hdr *h, const void *payload, size_t plen
         memcpy(mg.scratch + MSG_HDR, payload, plen);
     comm_put_signal(COMM_CTX_DEFAULT, (char *)dst + 8, mg.scratch + 8, MSG_HDR - 8 + plen,
                     &dst->seq, k + 1, COMM_SIG_SET, pe, 0);
+}
+
+/* Post one piece to pe's ring if its room allows (a wrap record first when the piece
+ * does not fit before the end of the ring); 0 when the ring is full. */
+static int msg_post(int pe, struct msg_hdr *h, const void *payload, size_t plen)
+{
+    uint64_t pos = mg.sent[pe];
+    size_t len = msg_rec_bytes(plen), left = mg.rbytes - (size_t)(pos % mg.rbytes);
+    size_t wrap = left < len ? left : 0;
+
+    if (pos + wrap + len - __atomic_load_n(&mg.credit[pe], __ATOMIC_ACQUIRE) > mg.rbytes)
+        return 0;
+    if (wrap) {
+        struct msg_hdr w = { .kind = MSG_FRAG_WRAP };
+        msg_post_rec(pe, pos, &w, NULL, 0);
+        pos += wrap;
+    }
+    msg_post_rec(pe, pos, h, payload, plen);
+    mg.sent[pe] = pos + len;
+    return 1;
 }
 
 /* A rendezvous id for a piece of r: from its symmetric buffer (r waits for the
@@ -485,15 +542,17 @@ static int msg_send_advance(struct msg_req *r)
         size_t n = r->len - r->posted < mg.chunk ? r->len - r->posted : mg.chunk;
         int id;
 
-        if (mg.sent[pe] - __atomic_load_n(&mg.credit[pe], __ATOMIC_ACQUIRE) >= mg.slots)
-            return 0;
         if (r->len <= mg.eager) {
             h.kind = MSG_FRAG_EAGER;
             h.frag_len = r->len;
-            msg_post(pe, &h, r->buf, r->len);
+            if (!msg_post(pe, &h, r->buf, r->len))
+                return 0;
             r->all_posted = 1;
             break;
         }
+        if (mg.sent[pe] + 2 * MSG_HDR - __atomic_load_n(&mg.credit[pe], __ATOMIC_ACQUIRE) >
+            mg.rbytes)
+            return 0; /* room for the piece's record (and a wrap) before staging it */
         h.kind = MSG_FRAG_RDV;
         if (mg.rdv_used == MSG_RDV_MAX)
             return 0;
@@ -513,7 +572,7 @@ static int msg_send_advance(struct msg_req *r)
             h.rseg_off =
                 ((uint64_t)mg.stage_seg << 56) | (mg.stage_off + (size_t)((char *)st - mg.stage));
         }
-        msg_post(pe, &h, NULL, 0);
+        (void)msg_post(pe, &h, NULL, 0); /* room checked above */
         r->posted += h.frag_len;
         if (r->posted == r->len)
             r->all_posted = 1;
