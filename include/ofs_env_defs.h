@@ -76,6 +76,9 @@ OFS_ENV(MSG_EAGER_SIZE, CORE, SIZE, "auto (16K, at most a quarter of the ring le
         "Messages up to this many bytes travel inside the ring; longer ones by rendezvous")
 OFS_ENV(MSG_STAGE_SIZE, CORE, SIZE, "1M", "4K..1G",
         "Symmetric bytes per PE that long messages from private buffers are staged through")
+OFS_ENV(MSG_PIECE_SIZE, CORE, SIZE, "32K", "4K..1G",
+        "Long messages from private buffers are staged and pulled in pieces of at most this "
+        "size (and a quarter of the stage), so that copying in and pulling out overlap")
 
 /* shared-memory transport */
 OFS_ENV(SHM_DIR, SHM, STRING, "/dev/shm", "<abspath>",

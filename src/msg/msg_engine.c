@@ -199,7 +199,10 @@ ofs_status_t msg_init(void)
     mg.rec_max = msg_rec_bytes(mg.eager);
     mg.batch = mg.rbytes / 2;
     mg.stage_len = ((size_t)ofs_g.params.MSG_STAGE_SIZE + 63) & ~(size_t)63;
-    mg.chunk = (mg.stage_len / MSG_STAGE_PIECES) & ~(size_t)63;
+    mg.chunk = (size_t)ofs_g.params.MSG_PIECE_SIZE;
+    if (mg.chunk > mg.stage_len / MSG_STAGE_PIECES)
+        mg.chunk = mg.stage_len / MSG_STAGE_PIECES;
+    mg.chunk &= ~(size_t)63;
     n = (size_t)mg.n;
     ring = n * mg.rbytes;
     /* fresh heap blocks are zero (no block was freed before): every seq reads 0 */
