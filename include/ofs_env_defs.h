@@ -68,10 +68,10 @@ OFS_ENV(SIM_PES_PER_NODE, DEBUG, LONG, "0", "0..1048576",
         "Testing: treat each block of N consecutive PEs as one node (0: real locality)")
 
 /* two-sided messages (shmemx_send; docs/messages.md) */
-OFS_ENV(MSG_RING_SIZE, CORE, SIZE, "auto (2M / PEs, 256 to 128K)", "auto|0..1G",
+OFS_ENV(MSG_RING_SIZE, CORE, SIZE, "auto (2M / PEs, 256 to 128K + 256)", "auto|0..1G",
         "Bytes of symmetric memory each PE keeps for the messages of each source PE (0: "
         "messages off)")
-OFS_ENV(MSG_EAGER_SIZE, CORE, SIZE, "auto (16K, at most a quarter of the ring less 64)",
+OFS_ENV(MSG_EAGER_SIZE, CORE, SIZE, "auto (32K, at most a quarter of the ring less 64)",
         "auto|0..1M",
         "Messages up to this many bytes travel inside the ring; longer ones by rendezvous")
 OFS_ENV(MSG_STAGE_SIZE, CORE, SIZE, "1M", "4K..1G",

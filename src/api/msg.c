@@ -55,6 +55,14 @@ static struct msg_req *msg_req_get(const char *r, shmemx_msg_h *req)
     return q;
 }
 
+/* The request is started: from now on its handle is live. */
+static int msg_req_publish(struct msg_req *q, shmemx_msg_h *req)
+{
+    __atomic_store_n(&q->magic, MSG_REQ_MAGIC, __ATOMIC_RELEASE);
+    *req = (shmemx_msg_h)q;
+    return SHMEMX_MSG_OK;
+}
+
 /* A handle the program may wait on; SHMEMX_MSG_H_NULL returns at once. */
 static struct msg_req *msg_req_check(const char *r, shmemx_msg_h h)
 {
@@ -99,9 +107,7 @@ OFS_API int pshmemx_isend(int pe, int tag, const void *buf, size_t len, shmemx_m
     msg_chk_send("shmemx_isend", pe, tag, buf, len);
     q = msg_req_get("shmemx_isend", req);
     msg_send_start(q, pe, tag, buf, len);
-    __atomic_store_n(&q->magic, MSG_REQ_MAGIC, __ATOMIC_RELEASE);
-    *req = (shmemx_msg_h)q;
-    return SHMEMX_MSG_OK;
+    return msg_req_publish(q, req);
 }
 OFS_WEAK_ALIAS(shmemx_isend)
 
@@ -112,9 +118,7 @@ OFS_API int pshmemx_irecv(int src, int tag, void *buf, size_t maxlen, shmemx_msg
     msg_chk_recv("shmemx_irecv", src, tag, buf, maxlen);
     q = msg_req_get("shmemx_irecv", req);
     msg_recv_start(q, src, tag, buf, maxlen);
-    __atomic_store_n(&q->magic, MSG_REQ_MAGIC, __ATOMIC_RELEASE);
-    *req = (shmemx_msg_h)q;
-    return SHMEMX_MSG_OK;
+    return msg_req_publish(q, req);
 }
 OFS_WEAK_ALIAS(shmemx_irecv)
 

@@ -29,13 +29,14 @@
 #include <string.h>
 
 #define MSG_HDR 64
-#define MSG_RDV_MAX 64     /* rendezvous pieces in flight per PE */
-#define MSG_STAGE_PIECES 4 /* a staged piece is at most this part of the stage region */
-#define MSG_REQ_SLOT 256   /* bytes per handle-table slot */
-#define MSG_REQ_MAX 65536  /* non-blocking requests alive at once */
-#define MSG_RING_AUTO_MAX (128UL << 10) /* auto ring per source: at most */
+#define MSG_RDV_MAX 64       /* rendezvous pieces in flight per PE */
+#define MSG_STAGE_PIECES 4   /* a staged piece is at most this part of the stage region */
+#define MSG_REQ_SLOT 256     /* bytes per handle-table slot */
+#define MSG_REQ_MAX 65536    /* non-blocking requests alive at once */
+#define MSG_EAGER_AUTO 32768 /* docs/messages.md: the eager cut-off measured */
+#define MSG_RING_AUTO_MAX (4 * (MSG_EAGER_AUTO + MSG_HDR)) /* auto ring per source: most */
 #define MSG_RING_MIN 256
-#define MSG_EAGER_AUTO 16384        /* docs/performance.md: the eager cut-off measured */
+
 #define MSG_RING_BUDGET (2UL << 20) /* auto sizes: rings of all sources, bytes per PE */
 
 enum { MSG_FRAG_EAGER = 1, MSG_FRAG_RDV = 2, MSG_FRAG_WRAP = 3 };
@@ -151,6 +152,9 @@ static ofs_status_t msg_sizes(size_t *rbytes_p, size_t *eager_p)
     } else {
         r = (size_t)rp;
     }
+    /* an eager size set by hand grows an automatic ring to hold it */
+    if (rp == OFS_PARAM_AUTO && ep != OFS_PARAM_AUTO && r < 4 * msg_rec_bytes((size_t)ep))
+        r = 4 * msg_rec_bytes((size_t)ep);
     r &= ~(size_t)63;
     if (r == 0) {
         *rbytes_p = *eager_p = 0;

@@ -13,7 +13,7 @@
 
 #include "tests.h"
 
-static size_t eager = 16384, stage = 1 << 20; /* the defaults at 2-8 PEs */
+static size_t eager = 32768, stage = 1 << 20; /* the defaults at 2-8 PEs */
 
 static size_t env_size(const char *name, size_t dflt)
 {
