@@ -100,25 +100,33 @@ OFS_API int pshmemx_recv(int src, int tag, void *buf, size_t maxlen, shmemx_stat
 }
 OFS_WEAK_ALIAS(shmemx_recv)
 
-OFS_API int pshmemx_isend(int pe, int tag, const void *buf, size_t len, shmemx_msg_h *req)
+/* isend (send = 1) and irecv: check, take a handle, start, publish. */
+static int msg_istart(const char *r, int send, int pe, int tag, void *buf, size_t len,
+                      shmemx_msg_h *req)
 {
     struct msg_req *q;
 
-    msg_chk_send("shmemx_isend", pe, tag, buf, len);
-    q = msg_req_get("shmemx_isend", req);
-    msg_send_start(q, pe, tag, buf, len);
+    if (send)
+        msg_chk_send(r, pe, tag, buf, len);
+    else
+        msg_chk_recv(r, pe, tag, buf, len);
+    q = msg_req_get(r, req);
+    if (send)
+        msg_send_start(q, pe, tag, buf, len);
+    else
+        msg_recv_start(q, pe, tag, buf, len);
     return msg_req_publish(q, req);
+}
+
+OFS_API int pshmemx_isend(int pe, int tag, const void *buf, size_t len, shmemx_msg_h *req)
+{
+    return msg_istart("shmemx_isend", 1, pe, tag, (void *)buf, len, req);
 }
 OFS_WEAK_ALIAS(shmemx_isend)
 
 OFS_API int pshmemx_irecv(int src, int tag, void *buf, size_t maxlen, shmemx_msg_h *req)
 {
-    struct msg_req *q;
-
-    msg_chk_recv("shmemx_irecv", src, tag, buf, maxlen);
-    q = msg_req_get("shmemx_irecv", req);
-    msg_recv_start(q, src, tag, buf, maxlen);
-    return msg_req_publish(q, req);
+    return msg_istart("shmemx_irecv", 0, src, tag, buf, maxlen, req);
 }
 OFS_WEAK_ALIAS(shmemx_irecv)
 

@@ -123,54 +123,67 @@ static long iters_for(size_t n, long base)
     return it < 20 ? 20 : it;
 }
 
+static void step_lat(char *buf, size_t n)
+{
+    if (me_ == 0) {
+        b_send(1, 1, buf, n);
+        b_recv(1, 1, buf, n);
+    } else if (me_ == 1) {
+        b_recv(0, 1, buf, n);
+        b_send(0, 1, buf, n);
+    }
+}
+
+/* a window of WINDOW messages from PE 0 to PE 1, answered by an empty one */
+static void step_bw(char *buf, size_t n)
+{
+    b_req rq[WINDOW];
+    char ack;
+
+    if (me_ == 0) {
+        for (int w = 0; w < WINDOW; w++)
+            b_isend(1, 2, buf, n, &rq[w]);
+        b_waitall(WINDOW, rq);
+        b_recv(1, 3, &ack, 0);
+    } else if (me_ == 1) {
+        for (int w = 0; w < WINDOW; w++)
+            b_irecv(0, 2, buf, n, &rq[w]);
+        b_waitall(WINDOW, rq);
+        b_send(0, 3, &ack, 0);
+    }
+}
+
+/* microseconds for it steps, after warm ones */
+static double timed(void (*step)(char *, size_t), char *buf, size_t n, long it, long warm)
+{
+    double t0 = 0;
+
+    b_barrier();
+    for (long i = 0; i < it + warm; i++) {
+        if (i == warm)
+            t0 = now_us();
+        step(buf, n);
+    }
+    return now_us() - t0;
+}
+
 static void bench_lat(char *buf, size_t max, long base)
 {
     for (size_t n = 0; n <= max; n = n ? n * 2 : 1) {
-        long it = iters_for(n, base), warm = it / 10 + 2;
-        double t0 = 0;
-        b_barrier();
-        for (long i = 0; i < it + warm; i++) {
-            if (i == warm)
-                t0 = now_us();
-            if (me_ == 0) {
-                b_send(1, 1, buf, n);
-                b_recv(1, 1, buf, n);
-            } else if (me_ == 1) {
-                b_recv(0, 1, buf, n);
-                b_send(0, 1, buf, n);
-            }
-        }
+        long it = iters_for(n, base);
+        double us = timed(step_lat, buf, n, it, it / 10 + 2);
         if (me_ == 0)
-            printf("lat %zu %.3f\n", n, (now_us() - t0) / (2.0 * it));
+            printf("lat %zu %.3f\n", n, us / (2.0 * it));
     }
 }
 
 static void bench_bw(char *buf, size_t max, long base)
 {
-    b_req rq[WINDOW];
-    char ack;
-
     for (size_t n = 1024; n <= max; n *= 2) {
-        long it = iters_for(n, base / 8), warm = 2;
-        double t0 = 0;
-        b_barrier();
-        for (long i = 0; i < it + warm; i++) {
-            if (i == warm)
-                t0 = now_us();
-            if (me_ == 0) {
-                for (int w = 0; w < WINDOW; w++)
-                    b_isend(1, 2, buf, n, &rq[w]);
-                b_waitall(WINDOW, rq);
-                b_recv(1, 3, &ack, 0);
-            } else if (me_ == 1) {
-                for (int w = 0; w < WINDOW; w++)
-                    b_irecv(0, 2, buf + 0 * n, n, &rq[w]);
-                b_waitall(WINDOW, rq);
-                b_send(0, 3, &ack, 0);
-            }
-        }
+        long it = iters_for(n, base / 8);
+        double us = timed(step_bw, buf, n, it, 2);
         if (me_ == 0)
-            printf("bw %zu %.1f\n", n, (double)n * WINDOW * it / (now_us() - t0));
+            printf("bw %zu %.1f\n", n, (double)n * WINDOW * it / us);
     }
 }
 
