@@ -54,9 +54,11 @@ struct msg_req *msg_req_new(void) OFS_HIDDEN;
 void msg_req_free(struct msg_req *r) OFS_HIDDEN;
 int msg_req_valid(const void *h) OFS_HIDDEN;
 
-/* Start a send of len bytes of buf to pe (the buffer stays the program's until the
- * request is done), or a receive of at most len bytes into buf. */
-void msg_send_start(struct msg_req *r, int pe, int tag, const void *buf, size_t len) OFS_HIDDEN;
+/* Start a send of len bytes of buf to pe (the buffer stays the library's until the
+ * request is done; with zcopy, a long message from symmetric memory is pulled from buf
+ * itself, else copied to the stage first), or a receive of at most len bytes into buf. */
+void msg_send_start(struct msg_req *r, int pe, int tag, const void *buf, size_t len, int zcopy)
+    OFS_HIDDEN;
 void msg_recv_start(struct msg_req *r, int src, int tag, void *buf, size_t len) OFS_HIDDEN;
 /* Wait for r (serving this PE's incoming messages meanwhile), or look once: 1 when done. */
 void msg_req_wait(struct msg_req *r) OFS_HIDDEN;

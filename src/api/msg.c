@@ -82,7 +82,9 @@ OFS_API int pshmemx_send(int pe, int tag, const void *buf, size_t len)
     struct msg_req q = { .magic = 0 };
 
     msg_chk_send("shmemx_send", pe, tag, buf, len);
-    msg_send_start(&q, pe, tag, buf, len);
+    /* staged, not pulled from a symmetric buf: the send returns without waiting for the
+     * receiver (a wait past the spin costs a time slice on a loaded node) */
+    msg_send_start(&q, pe, tag, buf, len, 0);
     msg_req_wait(&q);
     return SHMEMX_MSG_OK;
 }
@@ -112,7 +114,7 @@ static int msg_istart(const char *r, int send, int pe, int tag, void *buf, size_
         msg_chk_recv(r, pe, tag, buf, len);
     q = msg_req_get(r, req);
     if (send)
-        msg_send_start(q, pe, tag, buf, len);
+        msg_send_start(q, pe, tag, buf, len, 1);
     else
         msg_recv_start(q, pe, tag, buf, len);
     return msg_req_publish(q, req);

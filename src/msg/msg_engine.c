@@ -631,7 +631,7 @@ static void msg_progress(int rescue)
         msg_rescue();
 }
 
-void msg_send_start(struct msg_req *r, int pe, int tag, const void *buf, size_t len)
+void msg_send_start(struct msg_req *r, int pe, int tag, const void *buf, size_t len, int zcopy)
 {
     r->kind = MSG_REQ_SEND;
     r->pe = pe;
@@ -639,7 +639,7 @@ void msg_send_start(struct msg_req *r, int pe, int tag, const void *buf, size_t 
     r->buf = (char *)buf;
     r->len = len;
     r->seg = -1;
-    if (len > mg.eager) {
+    if (zcopy && len > mg.eager) {
         size_t off;
         int s = heap_seg_of(buf, len, &off);
         if (s >= 0) {

@@ -213,11 +213,14 @@ static void mode_exchange(void)
     shmemx_status_t st;
 
     if (peer < n) {
-        /* blocking sends of large private, then symmetric, buffers both ways at once */
+        /* large messages both ways at once: blocking send from private memory, then a
+         * request from symmetric memory waited for before either side receives */
         fill(a, len, me, 1);
         CHECK(shmemx_send(peer, 1, a, len) == 0);
+        /* symmetric: isend pulls from it (no copy); wait before receiving */
+        shmemx_msg_h h;
         fill(s, len, me, 2);
-        CHECK(shmemx_send(peer, 2, s, len) == 0);
+        CHECK(shmemx_isend(peer, 2, s, len, &h) == 0 && shmemx_msg_wait(h, NULL) == 0);
         CHECK(shmemx_recv(peer, 1, b, len, &st) == 0 && good(b, len, peer, 1));
         CHECK(shmemx_recv(peer, 2, b, len, &st) == 0 && good(b, len, peer, 2));
     }
