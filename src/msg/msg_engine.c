@@ -185,6 +185,23 @@ static ofs_status_t msg_sizes(size_t *rbytes_p, size_t *eager_p)
     return OFS_OK;
 }
 
+/* Map the pages of the rings now, not one fault per page during the first messages
+ * (0.2 against 0.12 us a message while the first lap of a ring went by): this PE's
+ * rings, and its ring at every peer whose memory it reaches by load/store.  Reads only:
+ * the peers may be sending already. */
+static void msg_prefault(void)
+{
+    const size_t pg = 4096;
+
+    for (size_t off = 0; off < (size_t)mg.n * mg.rbytes; off += pg)
+        (void)*(volatile char *)(mg.ring + off);
+    for (int pe = 0; pe < mg.n; pe++) {
+        char *p = pe == mg.me ? NULL : comm_ptr(msg_rec(mg.me, 0), pe);
+        for (size_t off = 0; p && off < mg.rbytes; off += pg)
+            (void)*(volatile char *)(p + off);
+    }
+}
+
 int msg_enabled(void)
 {
     return mg.on;
@@ -237,6 +254,7 @@ ofs_status_t msg_init(void)
     mg.nrd = mg.head + 3 * n;
     mg.nwr = mg.head + 4 * n;
     mg.sq_tail = mg.sq_head + n;
+    msg_prefault();
     mg.on = 1;
     return OFS_OK;
 }
