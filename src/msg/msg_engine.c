@@ -89,6 +89,7 @@ static struct {
     uint64_t *head, *cred_sent, *sent;   /* [pe] byte positions: read, credited, written */
     uint64_t *nrd, *nwr;                 /* [pe] records read from, written to */
     struct msg_in **cur;                 /* [src] message whose pieces are arriving */
+    char **pring;                        /* [pe] this PE's ring at pe where mapped, else NULL */
     struct msg_req **sq_head, **sq_tail; /* [dest] sends with pieces left to post */
     int sq_active;
     struct msg_in *unx_head, *unx_tail;
@@ -196,8 +197,8 @@ static void msg_prefault(void)
     for (size_t off = 0; off < (size_t)mg.n * mg.rbytes; off += pg)
         (void)*(volatile char *)(mg.ring + off);
     for (int pe = 0; pe < mg.n; pe++) {
-        char *p = pe == mg.me ? NULL : comm_ptr(msg_rec(mg.me, 0), pe);
-        for (size_t off = 0; p && off < mg.rbytes; off += pg)
+        char *p = mg.pring[pe];
+        for (size_t off = 0; p && pe != mg.me && off < mg.rbytes; off += pg)
             (void)*(volatile char *)(p + off);
     }
 }
@@ -242,9 +243,10 @@ ofs_status_t msg_init(void)
     mg.stage_a = heap_allocator_create(mg.stage, mg.stage_len);
     mg.head = calloc(n * 5, sizeof(uint64_t));
     mg.cur = calloc(n, sizeof(*mg.cur));
+    mg.pring = calloc(n, sizeof(*mg.pring));
     mg.sq_head = calloc(n * 2, sizeof(*mg.sq_head));
     mg.scratch = malloc(mg.rec_max);
-    if (!mg.head || !mg.cur || !mg.sq_head || !mg.scratch || !mg.stage_a ||
+    if (!mg.head || !mg.cur || !mg.pring || !mg.sq_head || !mg.scratch || !mg.stage_a ||
         ofs_htab_init(&mg.reqs, MSG_REQ_SLOT, MSG_REQ_MAX) != OFS_OK) {
         ofs_log_error("messages: out of memory for the state of %d PEs", mg.n);
         return OFS_ERR_NOMEM;
@@ -254,6 +256,9 @@ ofs_status_t msg_init(void)
     mg.nrd = mg.head + 3 * n;
     mg.nwr = mg.head + 4 * n;
     mg.sq_tail = mg.sq_head + n;
+    /* the route is fixed at init: look the mapped rings up once, not per message */
+    for (int pe = 0; pe < mg.n; pe++)
+        mg.pring[pe] = comm_ptr(msg_rec(mg.me, 0), pe);
     msg_prefault();
     mg.on = 1;
     return OFS_OK;
@@ -284,6 +289,7 @@ void msg_fini(void)
     mg.stage_a = NULL;
     free(mg.head);
     free(mg.cur);
+    free(mg.pring);
     free(mg.sq_head);
     free(mg.scratch);
     mg.unx_head = mg.unx_tail = NULL;
@@ -502,7 +508,8 @@ static void msg_post_rec(int pe, uint64_t pos, struct msg_hdr *h, const void *pa
 {
     uint64_t k = mg.nwr[pe]++;
     struct msg_hdr *dst = msg_rec(mg.me, pos);
-    struct msg_hdr *p = comm_ptr(dst, pe);
+    struct msg_hdr *p =
+        mg.pring[pe] ? (struct msg_hdr *)(mg.pring[pe] + (size_t)(pos % mg.rbytes)) : NULL;
 
     if (p) {
         memcpy((char *)p + 8, (char *)h + 8, MSG_HDR - 8);
