@@ -70,6 +70,19 @@ OFS_ENV(LOCAL_TRANSPORT, CORE, ENUM, "shm", OFS_WORDS_LOCAL_TRANSPORT,
 OFS_ENV(SIM_PES_PER_NODE, DEBUG, LONG, "0", "0..1048576",
         "Testing: treat each block of N consecutive PEs as one node (0: real locality)")
 
+/* two-sided messages (shmemx_send; docs/messages.md) */
+OFS_ENV(MSG_RING_SIZE, CORE, SIZE, "auto (2M / PEs, 256 to 128K + 256)", "auto|0..1G",
+        "Bytes of symmetric memory each PE keeps for the messages of each source PE (0: "
+        "messages off)")
+OFS_ENV(MSG_EAGER_SIZE, CORE, SIZE, "auto (32K, at most a quarter of the ring less 64)",
+        "auto|0..1M",
+        "Messages up to this many bytes travel inside the ring; longer ones by rendezvous")
+OFS_ENV(MSG_STAGE_SIZE, CORE, SIZE, "1M", "4K..1G",
+        "Symmetric bytes per PE that long messages from private buffers are staged through")
+OFS_ENV(MSG_PIECE_SIZE, CORE, SIZE, "32K", "4K..1G",
+        "Long messages from private buffers are staged and pulled in pieces of at most this "
+        "size (and a quarter of the stage), so that copying in and pulling out overlap")
+
 /* shared-memory transport */
 OFS_ENV(SHM_DIR, SHM, STRING, "/dev/shm", "<abspath>",
         "Directory (a tmpfs) holding the shared-memory objects of heaps and static data")

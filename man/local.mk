@@ -54,6 +54,7 @@ uninstall_hooks += uninstall-hook-api-man
 include man/man3/coll.mk
 include man/man3/stats.mk
 include man/man3/nbc.mk
+include man/man3/msg.mk
 
 # Tools (section 1) and the same-node transport / overview pages (section 7).
 dist_man1_MANS += man/man1/oshcc.1 man/man1/oshc++.1 man/man1/oshfort.1 man/man1/oshrun.1 man/man1/ofishmem_info.1

@@ -21,7 +21,8 @@ heap       util runtime heap
 transport  util runtime heap transport
 comm       util runtime heap transport comm
 coll       util runtime heap comm coll
-api        util runtime heap comm coll api
+msg        util runtime heap comm msg
+api        util runtime heap comm coll msg api
 tools      util
 '
 
@@ -39,6 +40,7 @@ comm_types.h   transport
 transport.h    transport
 comm.h         comm
 coll.h         coll
+msg.h          msg
 ofs_check.h    api
 ofs_api.h      api
 shmem.h        api

@@ -18,8 +18,10 @@ clean-local-testlogs:
 clean_local_hooks += clean-local-testlogs
 include test/stress/local.mk
 include test/functional/coll.mk
+include test/functional/msg_local.mk
 include test/performance/coll.mk
 include test/functional/shm_local.mk
 include test/performance/local.mk
+include test/performance/msg_bench.mk
 include test/ofi.mk
 include test/conformance/local.mk

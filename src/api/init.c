@@ -11,6 +11,7 @@
 #include "heap.h"
 #include "comm.h"
 #include "coll.h"
+#include "msg.h"
 #include "init.h"
 #include "ofs_stats.h"
 
@@ -84,13 +85,19 @@ ofs_status_t ofs_init(int requested_thread_level)
     if (st != OFS_OK)
         goto err_heap;
     ofs_g.initialized = 1;
-    st = coll_init();
+    /* before coll: the message rings must be heap blocks never used before (zeroed) */
+    st = msg_init();
     if (st != OFS_OK)
         goto err_comm;
+    st = coll_init();
+    if (st != OFS_OK)
+        goto err_msg;
     init_print_info();
     init_exit_register();
     return OFS_OK;
 
+err_msg:
+    msg_fini();
 err_comm:
     ofs_g.initialized = 0;
     comm_fini();
@@ -135,6 +142,7 @@ void ofs_finalize(void)
     comm_quiet_all();
     rt_barrier_poll(init_fini_poll, &iter);
     comm_wait_end();
+    msg_fini();
     coll_fini();
     comm_fini();
     heap_fini();

@@ -33,6 +33,8 @@ static const struct init_agree {
     { "TEAMS_MAX", AGREE_LONG, offsetof(struct ofs_params, TEAMS_MAX) },
     { "LOCAL_TRANSPORT", AGREE_ENUM, offsetof(struct ofs_params, LOCAL_TRANSPORT) },
     { "SIM_PES_PER_NODE", AGREE_LONG, offsetof(struct ofs_params, SIM_PES_PER_NODE) },
+    { "MSG_RING_SIZE", AGREE_LONG, offsetof(struct ofs_params, MSG_RING_SIZE) },
+    { "MSG_EAGER_SIZE", AGREE_LONG, offsetof(struct ofs_params, MSG_EAGER_SIZE) },
     { "COLL_SHM", AGREE_BOOL, offsetof(struct ofs_params, COLL_SHM) },
     { "BARRIER_ALGORITHM", AGREE_ENUM, offsetof(struct ofs_params, BARRIER_ALGORITHM) },
     { "BCAST_ALGORITHM", AGREE_ENUM, offsetof(struct ofs_params, BCAST_ALGORITHM) },

@@ -1,0 +1,3 @@
+# The message layer: two-sided tagged messages on the comm layer (docs/messages.md).
+libsma_core_la_SOURCES += src/msg/msg_engine.c
+noinst_HEADERS += include/msg.h

@@ -1,0 +1,254 @@
+/*
+ * Two-sided messages (shmemx_send family): one program, several modes, so that each
+ * launch checks a lot.  usage: msg_basic [all|basic|flood|exchange]
+ *   basic     PE 0 -> PE 1: order, sizes around the eager and stage boundaries, private
+ *             and symmetric buffers, wildcards, truncation, zero length, probe, requests
+ *   flood     many-to-one (every PE to PE 0, any source) and all-to-all (isend/irecv)
+ *   exchange  pairs send each other large messages with blocking sends at once
+ * Sizes are read from SHMEM_MSG_EAGER_SIZE / SHMEM_MSG_STAGE_SIZE when set.
+ */
+#include <shmemx.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tests.h"
+
+static size_t eager = 32768, stage = 1 << 20; /* the defaults at 2-8 PEs */
+
+static size_t env_size(const char *name, size_t dflt)
+{
+    const char *v = getenv(name);
+    char *end;
+    size_t n;
+
+    if (!v || !*v)
+        return dflt;
+    n = strtoull(v, &end, 10);
+    if (*end == 'K' || *end == 'k')
+        n <<= 10;
+    else if (*end == 'M' || *end == 'm')
+        n <<= 20;
+    return n;
+}
+
+static unsigned char pat(int src, int tag, size_t i)
+{
+    return (unsigned char)(src * 31 + tag * 7 + i * 13 + (i >> 8));
+}
+
+static void fill(unsigned char *b, size_t n, int src, int tag)
+{
+    for (size_t i = 0; i < n; i++)
+        b[i] = pat(src, tag, i);
+}
+
+static int good(const unsigned char *b, size_t n, int src, int tag)
+{
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != pat(src, tag, i))
+            return 0;
+    return 1;
+}
+
+static void mode_basic(void)
+{
+    int me = shmem_my_pe();
+    size_t sizes[] = { 0,
+                       1,
+                       8,
+                       eager ? eager - 1 : 2,
+                       eager,
+                       eager + 1,
+                       65536,
+                       stage / 4,
+                       stage / 4 + 1,
+                       stage + 3,
+                       3 * stage + 5 };
+    int ns = (int)(sizeof(sizes) / sizeof(sizes[0]));
+    size_t big = 3 * stage + 5 > 65536 ? 3 * stage + 5 : 65536;
+    unsigned char *priv = malloc(big), *sym = shmem_malloc(big);
+    shmemx_status_t st;
+
+    CHECK(priv && sym);
+    if (me == 0) {
+        /* each size from a private and from a symmetric buffer, one tag: order kept */
+        for (int i = 0; i < ns; i++) {
+            fill(priv, sizes[i], 0, i);
+            CHECK(shmemx_send(1, 5, sizes[i] ? priv : NULL, sizes[i]) == SHMEMX_MSG_OK);
+            fill(sym, sizes[i], 0, i + 100);
+            CHECK(shmemx_send(1, 5, sym, sizes[i]) == SHMEMX_MSG_OK);
+        }
+        /* tags out of order: the receiver takes tag 2 first */
+        fill(priv, 100, 0, 1);
+        shmemx_send(1, 1, priv, 100);
+        fill(priv, 200, 0, 2);
+        shmemx_send(1, 2, priv, 200);
+        /* truncation: eager and rendezvous */
+        fill(priv, 1000, 0, 9);
+        shmemx_send(1, 9, priv, 1000);
+        fill(priv, 2 * stage, 0, 9);
+        shmemx_send(1, 9, priv, 2 * stage);
+        /* probe then receive; request handles */
+        fill(priv, 300, 0, 11);
+        shmemx_send(1, 11, priv, 300);
+        shmemx_msg_h h[3];
+        fill(sym, big, 0, 12);
+        shmemx_isend(1, 12, sym, big, &h[0]);
+        shmemx_isend(1, 12, NULL, 0, &h[1]);
+        shmemx_isend(1, 13, sym, 10, &h[2]);
+        for (int i = 0; i < 3; i++)
+            CHECK(shmemx_msg_wait(h[i], &st) == SHMEMX_MSG_OK);
+        CHECK(shmemx_msg_wait(SHMEMX_MSG_H_NULL, NULL) == SHMEMX_MSG_OK);
+        /* to self */
+        shmemx_msg_h hs;
+        unsigned char self[64];
+        fill(priv, 64, 0, 14);
+        shmemx_irecv(0, 14, self, sizeof(self), &hs);
+        shmemx_send(0, 14, priv, 64);
+        CHECK(shmemx_msg_wait(hs, &st) == 0 && st.length == 64 && good(self, 64, 0, 14));
+    } else if (me == 1) {
+        for (int i = 0; i < ns; i++) {
+            memset(priv, 0xee, sizes[i]);
+            CHECK(shmemx_recv(0, 5, priv, sizes[i], &st) == SHMEMX_MSG_OK);
+            CHECK(st.source == 0 && st.tag == 5 && st.length == sizes[i] && st.error == 0);
+            CHECK(good(priv, sizes[i], 0, i));
+            memset(sym, 0xee, sizes[i]);
+            CHECK(shmemx_recv(SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, sym, big, &st) == 0);
+            CHECK(st.length == sizes[i] && good(sym, sizes[i], 0, i + 100));
+        }
+        CHECK(shmemx_recv(0, 2, priv, 1000, &st) == 0 && st.length == 200 && good(priv, 200, 0, 2));
+        CHECK(shmemx_recv(SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, priv, 1000, &st) == 0 && st.tag == 1 &&
+              st.length == 100 && good(priv, 100, 0, 1));
+        memset(priv, 0, 1000);
+        CHECK(shmemx_recv(0, 9, priv, 10, &st) == SHMEMX_MSG_TRUNCATED);
+        CHECK(st.length == 1000 && st.error == SHMEMX_MSG_TRUNCATED && good(priv, 10, 0, 9) &&
+              priv[10] == 0);
+        memset(priv, 0, 2 * stage);
+        CHECK(shmemx_recv(0, 9, priv, stage + 1, &st) == SHMEMX_MSG_TRUNCATED);
+        CHECK(st.length == 2 * stage && good(priv, stage + 1, 0, 9) && priv[stage + 1] == 0);
+        shmemx_probe(SHMEMX_ANY_SOURCE, 11, &st);
+        CHECK(st.source == 0 && st.tag == 11 && st.length == 300);
+        CHECK(shmemx_iprobe(0, 11, &st) == 1);
+        CHECK(shmemx_iprobe(0, 77, &st) == 0);
+        CHECK(shmemx_recv(0, 11, priv, 300, NULL) == 0 && good(priv, 300, 0, 11));
+        /* irecv posted before and after arrival; test until done */
+        shmemx_msg_h h[3];
+        unsigned char small[16];
+        shmemx_irecv(0, SHMEMX_ANY_TAG, sym, big, &h[0]);
+        shmemx_irecv(0, 12, NULL, 0, &h[1]);
+        shmemx_irecv(0, 13, small, sizeof(small), &h[2]);
+        int flag = 0;
+        while (!flag)
+            CHECK(shmemx_msg_test(h[0], &flag, &st) == 0);
+        CHECK(st.tag == 12 && st.length == big && good(sym, big, 0, 12));
+        CHECK(shmemx_msg_wait(h[1], &st) == 0 && st.length == 0 && st.tag == 12);
+        CHECK(shmemx_msg_wait(h[2], &st) == 0 && st.length == 10 && small[0] == pat(0, 12, 0));
+    }
+    shmem_barrier_all();
+    free(priv);
+    shmem_free(sym);
+}
+
+/* a mix of sizes: mostly eager, some rendezvous */
+static size_t flood_len(int i)
+{
+    return i % 7 == 3 ? eager * 3 + (size_t)i : (size_t)(i * 37) % (eager + 1);
+}
+
+static void mode_flood(int nmsg)
+{
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    size_t maxl = eager * 3 + (size_t)nmsg;
+    unsigned char *b = malloc(maxl * (size_t)n);
+    shmemx_status_t st;
+
+    /* many-to-one: the sequence number is the tag; per-source order must hold */
+    if (me == 0) {
+        int *next = calloc((size_t)n, sizeof(int));
+        for (int k = 0; k < nmsg * (n - 1); k++) {
+            CHECK(shmemx_recv(SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, b, maxl, &st) == 0);
+            CHECK(st.source > 0 && st.tag == next[st.source]);
+            CHECK(st.length == flood_len(st.tag) && good(b, st.length, st.source, st.tag));
+            next[st.source]++;
+        }
+        free(next);
+    } else {
+        for (int i = 0; i < nmsg; i++) {
+            fill(b, flood_len(i), me, i);
+            shmemx_send(0, i, b, flood_len(i));
+        }
+    }
+    shmem_barrier_all();
+
+    /* all-to-all with requests: every PE sends nmsg/4 messages to every PE */
+    int m = nmsg / 4 ? nmsg / 4 : 1;
+    shmemx_msg_h *rq = malloc(sizeof(*rq) * (size_t)(2 * n * m));
+    unsigned char *out = malloc(maxl * (size_t)m), *in = malloc(maxl * (size_t)(n * m));
+    int k = 0;
+    for (int i = 0; i < m; i++)
+        fill(out + (size_t)i * maxl, flood_len(i), me, i);
+    for (int p = 0; p < n; p++)
+        for (int i = 0; i < m; i++)
+            shmemx_irecv(p, i, in + ((size_t)p * m + i) * maxl, maxl, &rq[k++]);
+    for (int d = 1; d <= n; d++)
+        for (int i = 0; i < m; i++)
+            shmemx_isend((me + d) % n, i, out + (size_t)i * maxl, flood_len(i), &rq[k++]);
+    for (int j = 0; j < k; j++)
+        CHECK(shmemx_msg_wait(rq[j], &st) == 0);
+    for (int p = 0; p < n; p++)
+        for (int i = 0; i < m; i++)
+            CHECK(good(in + ((size_t)p * m + i) * maxl, flood_len(i), p, i));
+    shmem_barrier_all();
+    free(rq);
+    free(out);
+    free(in);
+    free(b);
+}
+
+static void mode_exchange(void)
+{
+    int me = shmem_my_pe(), n = shmem_n_pes(), peer = me ^ 1;
+    size_t len = 2 * stage + 4 * eager + 1;
+    unsigned char *a = malloc(len), *b = malloc(len), *s = shmem_malloc(len);
+    shmemx_status_t st;
+
+    if (peer < n) {
+        /* large messages both ways at once: blocking send from private memory, then a
+         * request from symmetric memory waited for before either side receives */
+        fill(a, len, me, 1);
+        CHECK(shmemx_send(peer, 1, a, len) == 0);
+        /* symmetric: isend pulls from it (no copy); wait before receiving */
+        shmemx_msg_h h;
+        fill(s, len, me, 2);
+        CHECK(shmemx_isend(peer, 2, s, len, &h) == 0 && shmemx_msg_wait(h, NULL) == 0);
+        CHECK(shmemx_recv(peer, 1, b, len, &st) == 0 && good(b, len, peer, 1));
+        CHECK(shmemx_recv(peer, 2, b, len, &st) == 0 && good(b, len, peer, 2));
+    }
+    shmem_barrier_all();
+    free(a);
+    free(b);
+    shmem_free(s);
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "all";
+    int all = !strcmp(mode, "all");
+
+    shmem_init();
+    eager = env_size("SHMEM_MSG_EAGER_SIZE", eager);
+    stage = env_size("SHMEM_MSG_STAGE_SIZE", stage);
+    if (stage < 4096)
+        stage = 4096;
+    if (shmem_n_pes() < 2) {
+        shmem_finalize();
+        return 77;
+    }
+    if (all || !strcmp(mode, "basic"))
+        mode_basic();
+    if (all || !strcmp(mode, "flood"))
+        mode_flood(shmem_n_pes() > 4 ? 24 : 40);
+    if (all || !strcmp(mode, "exchange"))
+        mode_exchange();
+    return test_finish("msg_basic");
+}
