@@ -19,7 +19,7 @@ MX_DECL(int, send, `int pe, int tag, const void *buf, size_t len')m4_dnl
 MX_DECL(int, recv, `int src, int tag, void *buf, size_t maxlen, shmemx_status_t *status')m4_dnl
 MX_DECL(int, isend, `int pe, int tag, const void *buf, size_t len, shmemx_msg_h *req')m4_dnl
 MX_DECL(int, irecv, `int src, int tag, void *buf, size_t maxlen, shmemx_msg_h *req')m4_dnl
-MX_DECL(int, msg_wait, `shmemx_msg_h req, shmemx_status_t *status')m4_dnl
-MX_DECL(int, msg_test, `shmemx_msg_h req, int *flag, shmemx_status_t *status')m4_dnl
+MX_DECL(int, msg_wait, `shmemx_msg_h *req, shmemx_status_t *status')m4_dnl
+MX_DECL(int, msg_test, `shmemx_msg_h *req, int *flag, shmemx_status_t *status')m4_dnl
 MX_DECL(void, probe, `int src, int tag, shmemx_status_t *status')m4_dnl
 MX_DECL(int, iprobe, `int src, int tag, shmemx_status_t *status')m4_dnl

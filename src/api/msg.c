@@ -132,11 +132,14 @@ OFS_API int pshmemx_irecv(int src, int tag, void *buf, size_t maxlen, shmemx_msg
 }
 OFS_WEAK_ALIAS(shmemx_irecv)
 
-OFS_API int pshmemx_msg_wait(shmemx_msg_h req, shmemx_status_t *status)
+OFS_API int pshmemx_msg_wait(shmemx_msg_h *req, shmemx_status_t *status)
 {
-    struct msg_req *q = msg_req_check("shmemx_msg_wait", req);
+    struct msg_req *q;
     int err;
 
+    if (OFS_UNLIKELY(req == NULL))
+        ofs_bad_input("shmemx_msg_wait", "req is NULL (pass the address of the handle)");
+    q = msg_req_check("shmemx_msg_wait", *req);
     if (!q) {
         if (status)
             *status = (shmemx_status_t){ SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, 0, SHMEMX_MSG_OK };
@@ -146,15 +149,19 @@ OFS_API int pshmemx_msg_wait(shmemx_msg_h req, shmemx_status_t *status)
     msg_status(q, status);
     err = q->err;
     msg_req_free(q);
+    *req = SHMEMX_MSG_H_NULL;
     return err;
 }
 OFS_WEAK_ALIAS(shmemx_msg_wait)
 
-OFS_API int pshmemx_msg_test(shmemx_msg_h req, int *flag, shmemx_status_t *status)
+OFS_API int pshmemx_msg_test(shmemx_msg_h *req, int *flag, shmemx_status_t *status)
 {
-    struct msg_req *q = msg_req_check("shmemx_msg_test", req);
+    struct msg_req *q;
     int err;
 
+    if (OFS_UNLIKELY(req == NULL))
+        ofs_bad_input("shmemx_msg_test", "req is NULL (pass the address of the handle)");
+    q = msg_req_check("shmemx_msg_test", *req);
     if (OFS_UNLIKELY(flag == NULL))
         ofs_bad_input("shmemx_msg_test", "flag is NULL");
     if (!q) {
@@ -169,6 +176,7 @@ OFS_API int pshmemx_msg_test(shmemx_msg_h req, int *flag, shmemx_status_t *statu
     msg_status(q, status);
     err = q->err;
     msg_req_free(q);
+    *req = SHMEMX_MSG_H_NULL;
     return err;
 }
 OFS_WEAK_ALIAS(shmemx_msg_test)

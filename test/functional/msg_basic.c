@@ -97,15 +97,15 @@ static void mode_basic(void)
         shmemx_isend(1, 12, NULL, 0, &h[1]);
         shmemx_isend(1, 13, sym, 10, &h[2]);
         for (int i = 0; i < 3; i++)
-            CHECK(shmemx_msg_wait(h[i], &st) == SHMEMX_MSG_OK);
-        CHECK(shmemx_msg_wait(SHMEMX_MSG_H_NULL, NULL) == SHMEMX_MSG_OK);
+            CHECK(shmemx_msg_wait(&h[i], &st) == SHMEMX_MSG_OK);
+        CHECK(shmemx_msg_wait(&(shmemx_msg_h){ SHMEMX_MSG_H_NULL }, NULL) == SHMEMX_MSG_OK);
         /* to self */
         shmemx_msg_h hs;
         unsigned char self[64];
         fill(priv, 64, 0, 14);
         shmemx_irecv(0, 14, self, sizeof(self), &hs);
         shmemx_send(0, 14, priv, 64);
-        CHECK(shmemx_msg_wait(hs, &st) == 0 && st.length == 64 && good(self, 64, 0, 14));
+        CHECK(shmemx_msg_wait(&hs, &st) == 0 && st.length == 64 && good(self, 64, 0, 14));
     } else if (me == 1) {
         for (int i = 0; i < ns; i++) {
             memset(priv, 0xee, sizes[i]);
@@ -139,10 +139,10 @@ static void mode_basic(void)
         shmemx_irecv(0, 13, small, sizeof(small), &h[2]);
         int flag = 0;
         while (!flag)
-            CHECK(shmemx_msg_test(h[0], &flag, &st) == 0);
+            CHECK(shmemx_msg_test(&h[0], &flag, &st) == 0);
         CHECK(st.tag == 12 && st.length == big && good(sym, big, 0, 12));
-        CHECK(shmemx_msg_wait(h[1], &st) == 0 && st.length == 0 && st.tag == 12);
-        CHECK(shmemx_msg_wait(h[2], &st) == 0 && st.length == 10 && small[0] == pat(0, 12, 0));
+        CHECK(shmemx_msg_wait(&h[1], &st) == 0 && st.length == 0 && st.tag == 12);
+        CHECK(shmemx_msg_wait(&h[2], &st) == 0 && st.length == 10 && small[0] == pat(0, 12, 0));
     }
     shmem_barrier_all();
     free(priv);
@@ -194,7 +194,7 @@ static void mode_flood(int nmsg)
         for (int i = 0; i < m; i++)
             shmemx_isend((me + d) % n, i, out + (size_t)i * maxl, flood_len(i), &rq[k++]);
     for (int j = 0; j < k; j++)
-        CHECK(shmemx_msg_wait(rq[j], &st) == 0);
+        CHECK(shmemx_msg_wait(&rq[j], &st) == 0);
     for (int p = 0; p < n; p++)
         for (int i = 0; i < m; i++)
             CHECK(good(in + ((size_t)p * m + i) * maxl, flood_len(i), p, i));
@@ -220,7 +220,8 @@ static void mode_exchange(void)
         /* symmetric: isend pulls from it (no copy); wait before receiving */
         shmemx_msg_h h;
         fill(s, len, me, 2);
-        CHECK(shmemx_isend(peer, 2, s, len, &h) == 0 && shmemx_msg_wait(h, NULL) == 0);
+        CHECK(shmemx_isend(peer, 2, s, len, &h) == 0 && shmemx_msg_wait(&h, NULL) == 0 &&
+              h == SHMEMX_MSG_H_NULL);
         CHECK(shmemx_recv(peer, 1, b, len, &st) == 0 && good(b, len, peer, 1));
         CHECK(shmemx_recv(peer, 2, b, len, &st) == 0 && good(b, len, peer, 2));
     }

@@ -103,7 +103,7 @@ static void b_irecv(int pe, int tag, void *b, size_t n, b_req *r)
 static void b_waitall(int n, b_req *r)
 {
     for (int i = 0; i < n; i++)
-        shmemx_msg_wait(r[i], SHMEMX_STATUS_IGNORE);
+        shmemx_msg_wait(&r[i], SHMEMX_STATUS_IGNORE);
 }
 #define B_NAME "shmemx"
 #endif
