@@ -21,7 +21,7 @@ EXTRA_DIST += test/performance/bench.h test/performance/local.mk
 perf: $(PERF_PROGS)
 .PHONY: perf
 test_performance_perf_cma_SOURCES = test/performance/perf_cma.c
-EXTRA_DIST += scripts/bench-compare.sh scripts/ofi-compare.sh scripts/check-format.sh .clang-format
+EXTRA_DIST += scripts/bench-compare.sh scripts/bench-startup.sh scripts/ofi-compare.sh scripts/check-format.sh .clang-format
 # The raw-libfabric yardstick of the OFI route (libfabric + PMIx, no libsma).
 test_performance_ofi_raw_SOURCES = test/performance/ofi_raw.c
 test_performance_ofi_raw_LDADD = $(ofi_LIBS) $(pmix_LIBS)

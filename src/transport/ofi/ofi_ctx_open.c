@@ -84,16 +84,50 @@ ofs_status_t ofi_bounce_setup(struct ofi_ctx *c)
     return OFS_OK;
 }
 
+/* Every peer's address in one fi_av_insert per run of PEs on this route (all of them
+ * when every PE is: one call, not one per PE).  The addresses sit in ofi_g.peers at a
+ * fixed stride (struct ofi_peer_info); fi_av_insert reads them packed, each as long as
+ * the AV's address, so a run of that length is packed into buf first.  String
+ * addresses (shm) are packed differently from provider to provider, and an address of
+ * another length is the AV's to judge: those one by one, as before. */
 ofs_status_t ofi_ctx_av_fill(struct ofi_ctx *c)
 {
-    for (int pe = 0; pe < ofs_g.n_pes; pe++) {
-        c->addr[pe] = FI_ADDR_NOTAVAIL;
-        if (!ofi_g.active[pe])
-            continue;
-        int ret = fi_av_insert(c->av, ofi_g.peers[pe].addr, 1, &c->addr[pe], 0, NULL);
-        if (ret != 1)
-            return ofi_err("fi_av_insert", ret < 0 ? ret : -FI_EINVAL);
+    size_t alen = 0;
+    char *buf = NULL;
+    int pe = 0;
+
+    for (int i = 0; i < ofs_g.n_pes; i++) {
+        c->addr[i] = FI_ADDR_NOTAVAIL;
+        if (!alen && ofi_g.active[i])
+            alen = ofi_g.peers[i].addrlen;
     }
+    /* packed only at the length the provider's own address has (the AV's) */
+    if (ofi_g.info->addr_format != FI_ADDR_STR && alen && alen == ofi_g.info->src_addrlen &&
+        alen <= sizeof(ofi_g.peers[0].addr))
+        buf = malloc((size_t)ofs_g.n_pes * alen);
+    while (pe < ofs_g.n_pes) {
+        int first = pe, n = 1, ret;
+
+        if (!ofi_g.active[pe]) {
+            pe++;
+            continue;
+        }
+        if (buf) {
+            for (n = 0; pe < ofs_g.n_pes && ofi_g.active[pe] && ofi_g.peers[pe].addrlen == alen;
+                 n++, pe++)
+                memcpy(buf + (size_t)n * alen, ofi_g.peers[pe].addr, alen);
+            if (n == 0) /* an address of another length: on its own */
+                n = 1;
+        }
+        pe = first + n;
+        ret = fi_av_insert(c->av, n > 1 ? (const void *)buf : ofi_g.peers[first].addr, (size_t)n,
+                           &c->addr[first], 0, NULL);
+        if (ret != n) {
+            free(buf);
+            return ofi_err("fi_av_insert", ret < 0 ? ret : -FI_EINVAL);
+        }
+    }
+    free(buf);
     return OFS_OK;
 }
 
