@@ -22,6 +22,7 @@
 #include "heap.h"
 #include "comm.h"
 #include "ofs_handle.h"
+#include "ofs_stats.h"
 #include "msg.h"
 
 #include <pthread.h>
@@ -326,6 +327,7 @@ static void msg_req_finish(struct msg_req *r, const struct msg_in *m)
     r->st_tag = m->tag;
     r->st_len = m->len;
     r->err = m->len > r->len ? MSG_ERR_TRUNCATE : 0;
+    OFS_STATS_MSG(OFS_STATS_RECV, m->len);
     r->done = 1;
 }
 
@@ -658,6 +660,7 @@ static void msg_progress(int rescue)
 
 void msg_send_start(struct msg_req *r, int pe, int tag, const void *buf, size_t len, int zcopy)
 {
+    OFS_STATS_MSG(OFS_STATS_SEND, len);
     r->kind = MSG_REQ_SEND;
     r->pe = pe;
     r->tag = tag;
