@@ -21,6 +21,8 @@
  */
 #include "msg_internal.h"
 
+#include <unistd.h>
+
 struct msg_state msg_g = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
 
 /* ---- start-up ---- */
@@ -119,7 +121,9 @@ ofs_status_t msg_init(void)
     msg_g.credit = heap_alloc(n * sizeof(uint64_t), 64);
     msg_g.fin = heap_alloc(MSG_RDV_MAX * sizeof(uint64_t), 64);
     msg_g.stage = heap_alloc(msg_g.stage_len, 64);
-    if (!msg_g.ring || !msg_g.credit || !msg_g.fin || !msg_g.stage) {
+    /* allocated whatever SHMEM_MSG_CMA says: the order of blocks is the same everywhere */
+    msg_g.cma_word = heap_alloc((2 + n) * sizeof(uint64_t), 64);
+    if (!msg_g.ring || !msg_g.credit || !msg_g.fin || !msg_g.stage || !msg_g.cma_word) {
         ofs_log_error("messages: %zu bytes of symmetric memory for %d PEs x "
                       "SHMEM_MSG_RING_SIZE=%zu and SHMEM_MSG_STAGE_SIZE=%zu do not fit in the "
                       "heap: lower them (SHMEM_MSG_RING_SIZE=0 turns messages off)",
@@ -133,8 +137,10 @@ ofs_status_t msg_init(void)
     msg_g.pring = calloc(n, sizeof(*msg_g.pring));
     msg_g.sq_head = calloc(n * 2, sizeof(*msg_g.sq_head));
     msg_g.scratch = malloc(msg_g.rec_max);
+    msg_g.cma_to = calloc(n * 2, 1);
     if (!msg_g.head || !msg_g.cur || !msg_g.pring || !msg_g.sq_head || !msg_g.scratch ||
-        !msg_g.stage_a || ofs_htab_init(&msg_g.reqs, MSG_REQ_SLOT, MSG_REQ_MAX) != OFS_OK) {
+        !msg_g.cma_to || !msg_g.stage_a ||
+        ofs_htab_init(&msg_g.reqs, MSG_REQ_SLOT, MSG_REQ_MAX) != OFS_OK) {
         ofs_log_error("messages: out of memory for the state of %d PEs", msg_g.n);
         return OFS_ERR_NOMEM;
     }
@@ -143,6 +149,13 @@ ofs_status_t msg_init(void)
     msg_g.nrd = msg_g.head + 3 * n;
     msg_g.nwr = msg_g.head + 4 * n;
     msg_g.sq_tail = msg_g.sq_head + n;
+    msg_g.cma_probed = (uint8_t *)msg_g.cma_to + n;
+    msg_g.cma_min = MSG_CMA_MIN;
+    if (msg_g.cma_min <= msg_g.eager)
+        msg_g.cma_min = msg_g.eager + 1;
+    /* before any record of ours: a receiver reads them once it has seen one */
+    msg_g.cma_word[0] = (uint64_t)getpid();
+    msg_g.cma_word[1] = (uint64_t)(uintptr_t)msg_g.cma_word;
     /* the route is fixed at init: look the mapped rings up once, not per message */
     for (int pe = 0; pe < msg_g.n; pe++)
         msg_g.pring[pe] = comm_ptr(msg_rec(msg_g.me, 0), pe);
@@ -179,6 +192,7 @@ void msg_fini(void)
     free(msg_g.pring);
     free(msg_g.sq_head);
     free(msg_g.scratch);
+    free(msg_g.cma_to);
     msg_g.unx_head = msg_g.unx_tail = NULL;
     msg_g.post_head = msg_g.post_tail = NULL;
 }
@@ -250,6 +264,10 @@ static void msg_piece_land(struct msg_in *m, const struct msg_hdr *h, const void
     if (h->kind == MSG_FRAG_EAGER) {
         if (fit)
             memcpy(m->buf + off, payload, fit);
+    } else if (h->kind == MSG_FRAG_CMA) {
+        if (fit)
+            msg_cma_read(m->buf + off, h->pid, h->rseg_off + off, fit);
+        msg_word_set(&msg_g.fin[h->rdv_id], h->rdv_gen, m->src);
     } else {
         if (fit)
             comm_get_seg(COMM_CTX_DEFAULT, m->buf + off, (int)(h->rseg_off >> 56),
@@ -362,6 +380,8 @@ static void msg_drain(void)
             size_t len = h->kind == MSG_FRAG_WRAP    ? msg_g.rbytes - (size_t)(pos % msg_g.rbytes)
                          : h->kind == MSG_FRAG_EAGER ? msg_rec_bytes(h->frag_len)
                                                      : MSG_HDR;
+            if (OFS_UNLIKELY(!msg_g.cma_probed[s]))
+                msg_cma_probe(s);
             if (h->kind != MSG_FRAG_WRAP)
                 msg_piece_arrive(s, h);
             for (size_t off = 0; off < len; off += 64)

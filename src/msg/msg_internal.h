@@ -6,6 +6,9 @@
 #ifndef OFS_MSG_INTERNAL_H
 #define OFS_MSG_INTERNAL_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* process_vm_readv */
+#endif
 #include "ofs.h"
 #include "heap.h"
 #include "comm.h"
@@ -23,12 +26,15 @@
 #define MSG_REQ_SLOT 256     /* bytes per handle-table slot */
 #define MSG_REQ_MAX 65536    /* non-blocking requests alive at once */
 #define MSG_EAGER_AUTO 32768 /* docs/messages.md: the eager cut-off measured */
+#define MSG_CMA_MIN 65536    /* docs/messages.md: private messages from this size go by CMA */
 #define MSG_RING_AUTO_MAX (4 * (MSG_EAGER_AUTO + MSG_HDR)) /* auto ring per source: most */
 #define MSG_RING_MIN 256
 
 #define MSG_RING_BUDGET (2UL << 20) /* auto sizes: rings of all sources, bytes per PE */
 
-enum { MSG_FRAG_EAGER = 1, MSG_FRAG_RDV = 2, MSG_FRAG_WRAP = 3 };
+/* MSG_FRAG_CMA: a rendezvous of a private buffer that the receiver reads from the
+ * sender's memory with process_vm_readv (same node, docs/messages.md) */
+enum { MSG_FRAG_EAGER = 1, MSG_FRAG_RDV = 2, MSG_FRAG_WRAP = 3, MSG_FRAG_CMA = 4 };
 
 struct msg_hdr {
     uint64_t seq; /* the signal: k + 1 for the k-th record from this source */
@@ -38,7 +44,7 @@ struct msg_hdr {
     uint64_t frag_off, frag_len; /* this piece */
     uint64_t rseg_off;           /* rendezvous: the sender's (segment << 56) | offset */
     uint32_t rdv_id, rdv_gen;
-    uint64_t pad;
+    uint64_t pid; /* MSG_FRAG_CMA: the sender's pid (rseg_off: its buffer's address) */
 };
 _Static_assert(sizeof(struct msg_hdr) == MSG_HDR, "slot header is 64 bytes");
 
@@ -88,6 +94,13 @@ struct msg_state {
     int rdv_used;
     uint32_t rdv_gen;
 
+    /* CMA (single-copy rendezvous of private buffers between PEs of one node) */
+    uint64_t *cma_word;  /* symmetric: [0] this PE's pid, [1] the address of [0] here,
+                         * [2 + src] 1 when this PE reads src's memory by CMA, 2 when not */
+    int8_t *cma_to;      /* [dest] 1: CMA to dest, -1: staged, 0: not known yet */
+    uint8_t *cma_probed; /* [src] this PE has tried reading src */
+    size_t cma_min;      /* private messages from this many bytes go by CMA */
+
     char *scratch;
     struct ofs_htab reqs;
 };
@@ -132,5 +145,9 @@ static inline void *msg_alloc(size_t n)
  * pieces their receivers have finished with. */
 void msg_sends_advance(void) OFS_HIDDEN;
 void msg_fin_poll(void) OFS_HIDDEN;
+/* msg_send.c: try reading src's memory by CMA once, publish the verdict for src; read n
+ * bytes at addr in process pid into dst (a fatal error when the kernel refuses). */
+void msg_cma_probe(int src) OFS_HIDDEN;
+void msg_cma_read(void *dst, uint64_t pid, uint64_t addr, size_t n) OFS_HIDDEN;
 
 #endif

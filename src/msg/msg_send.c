@@ -5,6 +5,9 @@
  */
 #include "msg_internal.h"
 
+#include <errno.h>
+#include <sys/uio.h>
+
 /* ---- sending ---- */
 
 static void msg_post_rec(int pe, uint64_t pos, struct msg_hdr *h, const void *payload, size_t plen)
@@ -66,6 +69,59 @@ static int msg_rdv_alloc(struct msg_req *r, void *stage)
     return -1;
 }
 
+/* ---- CMA ---- */
+
+void msg_cma_probe(int src)
+{
+    const uint64_t *w = comm_ptr(msg_g.cma_word, src);
+    uint64_t v = 0, pid = w ? __atomic_load_n(&w[0], __ATOMIC_ACQUIRE) : 0;
+    uint64_t ok = 2;
+
+    msg_g.cma_probed[src] = 1;
+    if (w && pid && ofs_g.params.MSG_CMA) {
+        struct iovec l = { &v, sizeof(v) }, r = { (void *)(uintptr_t)w[1], sizeof(v) };
+        if (process_vm_readv((pid_t)pid, &l, 1, &r, 1, 0) == (ssize_t)sizeof(v) && v == pid)
+            ok = 1;
+        else
+            ofs_log_debug("messages: no CMA from PE %d (pid %llu): %s", src,
+                          (unsigned long long)pid, strerror(errno));
+    }
+    __atomic_store_n(&msg_g.cma_word[2 + src], ok, __ATOMIC_RELEASE);
+}
+
+void msg_cma_read(void *dst, uint64_t pid, uint64_t addr, size_t n)
+{
+    while (n) {
+        struct iovec l = { dst, n }, r = { (void *)(uintptr_t)addr, n };
+        ssize_t got = process_vm_readv((pid_t)pid, &l, 1, &r, 1, 0);
+        if (got <= 0)
+            ofs_fatal(1, "messages: process_vm_readv of %zu bytes from pid %llu failed: %s", n,
+                      (unsigned long long)pid, strerror(errno));
+        dst = (char *)dst + got;
+        addr += (uint64_t)got;
+        n -= (size_t)got;
+    }
+}
+
+/* Does pe read this PE's private buffers by CMA?  Its verdict on us, once it has
+ * seen a record of ours (staged until then). */
+static int msg_cma_to(int pe)
+{
+    const uint64_t *w;
+    uint64_t v;
+
+    if (OFS_LIKELY(msg_g.cma_to[pe]))
+        return msg_g.cma_to[pe] > 0;
+    if (!ofs_g.params.MSG_CMA || !(w = comm_ptr(msg_g.cma_word, pe))) {
+        msg_g.cma_to[pe] = -1;
+        return 0;
+    }
+    v = __atomic_load_n(&w[2 + msg_g.me], __ATOMIC_ACQUIRE);
+    if (v)
+        msg_g.cma_to[pe] = v == 1 ? 1 : -1;
+    return v == 1;
+}
+
 /* Post what r's destination has room for; 1 when every piece of r is posted. */
 static int msg_send_advance(struct msg_req *r)
 {
@@ -91,6 +147,19 @@ static int msg_send_advance(struct msg_req *r)
         h.kind = MSG_FRAG_RDV;
         if (msg_g.rdv_used == MSG_RDV_MAX)
             return 0;
+        if (r->cma && r->posted == 0 && r->len >= msg_g.cma_min && msg_cma_to(pe)) {
+            id = msg_rdv_alloc(r, NULL);
+            h.kind = MSG_FRAG_CMA;
+            h.rdv_id = (uint32_t)id;
+            h.rdv_gen = msg_g.rdv[id].gen;
+            h.frag_len = r->len;
+            h.rseg_off = (uint64_t)(uintptr_t)r->buf;
+            h.pid = msg_g.cma_word[0];
+            (void)msg_post(pe, &h, NULL, 0);
+            r->posted = r->len;
+            r->all_posted = 1;
+            break;
+        }
         if (r->seg < 0 && !(st = heap_allocator_alloc(msg_g.stage_a, n, 64)))
             return 0;
         id = msg_rdv_alloc(r, st);
@@ -165,6 +234,7 @@ void msg_send_start(struct msg_req *r, int pe, int tag, const void *buf, size_t 
             r->seg_off = off;
         }
     }
+    r->cma = r->seg < 0 && zcopy && len >= msg_g.cma_min;
     pthread_mutex_lock(&msg_g.lock);
     if (msg_g.sq_head[pe] || !msg_send_advance(r)) {
         if (msg_g.sq_tail[pe])
