@@ -260,6 +260,10 @@ static void mode_private(int peer)
             CHECK(shmemx_recv(peer, SHMEMX_ANY_TAG, b, l2, &st) == 0 && st.tag == 1 &&
                   st.length == l2 && good(b, l2, peer, 2));
             CHECK(shmemx_recv(peer, 2, b, l2, &st) == 0 && st.length == 10 && good(b, 10, peer, 1));
+            /* to itself: sent first, received after */
+            shmemx_isend(me, 5, a2, l2, &h[0]);
+            CHECK(shmemx_recv(me, 5, b, l2, &st) == 0 && st.length == l2 && good(b, l2, me, 2));
+            CHECK(shmemx_msg_wait(&h[0], NULL) == 0);
             /* a posted receive shorter than the message: only maxlen bytes land */
             memset(b, 0xee, half + 1);
             shmemx_irecv(peer, 3, b, half, &h[0]);
