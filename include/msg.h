@@ -35,6 +35,7 @@ struct msg_req {
     int fins;       /* send: rendezvous pieces the receiver has not pulled yet */
     int seg;        /* send: the buffer's symmetric segment, or -1 (private) */
     size_t seg_off; /* ... and its offset there */
+    int cma;        /* send: a private buffer the receiver may read by CMA (same node) */
     struct msg_req *next;
     int st_source, st_tag; /* receive: what arrived */
     size_t st_len;
@@ -56,7 +57,8 @@ int msg_req_valid(const void *h) OFS_HIDDEN;
 
 /* Start a send of len bytes of buf to pe (the buffer stays the library's until the
  * request is done; with zcopy, a long message from symmetric memory is pulled from buf
- * itself, else copied to the stage first), or a receive of at most len bytes into buf. */
+ * itself, and one from private memory is read from buf by CMA where the receiver can,
+ * else copied to the stage first), or a receive of at most len bytes into buf. */
 void msg_send_start(struct msg_req *r, int pe, int tag, const void *buf, size_t len, int zcopy)
     OFS_HIDDEN;
 void msg_recv_start(struct msg_req *r, int src, int tag, void *buf, size_t len) OFS_HIDDEN;

@@ -82,6 +82,10 @@ OFS_ENV(MSG_STAGE_SIZE, CORE, SIZE, "1M", "4K..1G",
 OFS_ENV(MSG_PIECE_SIZE, CORE, SIZE, "32K", "4K..1G",
         "Long messages from private buffers are staged and pulled in pieces of at most this "
         "size (and a quarter of the stage), so that copying in and pulling out overlap")
+OFS_ENV(MSG_CMA, CORE, BOOL, "1", "",
+        "Long messages from private buffers to PEs of the same node are read by the receiver "
+        "straight from the sender's memory (process_vm_readv: one copy) where the kernel "
+        "allows it; 0: always through the stage (two copies)")
 
 /* shared-memory transport */
 OFS_ENV(SHM_DIR, SHM, STRING, "/dev/shm", "<abspath>",

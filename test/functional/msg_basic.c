@@ -1,10 +1,14 @@
 /*
  * Two-sided messages (shmemx_send family): one program, several modes, so that each
- * launch checks a lot.  usage: msg_basic [all|basic|flood|exchange]
+ * launch checks a lot.  usage: msg_basic [all|basic|flood|exchange|private]
  *   basic     PE 0 -> PE 1: order, sizes around the eager and stage boundaries, private
  *             and symmetric buffers, wildcards, truncation, zero length, probe, requests
  *   flood     many-to-one (every PE to PE 0, any source) and all-to-all (isend/irecv)
  *   exchange  pairs send each other large messages with blocking sends at once
+ *   private   pairs exchange long requests from private memory (read by CMA on one node
+ *             unless SHMEM_MSG_CMA=0, else staged; pairs me^1, then me+n/2 at 4+ PEs):
+ *             unexpected ones pulled while waiting,
+ *             order with a wildcard tag, any source, truncation of a posted receive
  * Sizes are read from SHMEM_MSG_EAGER_SIZE / SHMEM_MSG_STAGE_SIZE when set.
  */
 #include <shmemx.h>
@@ -231,6 +235,53 @@ static void mode_exchange(void)
     shmem_free(s);
 }
 
+static void mode_private(int peer)
+{
+    int me = shmem_my_pe(), n = shmem_n_pes();
+    size_t l1 = 4 * eager + 3, l2 = 2 * stage + 1, half = l1 / 2;
+    unsigned char *a = malloc(l2), *a2 = malloc(l2), *b = malloc(l2 + 1);
+    shmemx_msg_h h[3];
+    shmemx_status_t st;
+
+    CHECK(a && a2 && b);
+    if (peer < n) {
+        for (int round = 0; round < 2; round++) { /* the first may go staged */
+            /* both ways at once, waited for before either side receives: the waits pull
+             * the unexpected data into private memory */
+            fill(a, l1, me, 1);
+            fill(a2, l2, me, 2);
+            shmemx_isend(peer, 1, a, l1, &h[0]);
+            shmemx_isend(peer, 1, a2, l2, &h[1]);
+            shmemx_isend(peer, 2, a, 10, &h[2]);
+            for (int i = 0; i < 3; i++)
+                CHECK(shmemx_msg_wait(&h[i], NULL) == 0);
+            CHECK(shmemx_recv(SHMEMX_ANY_SOURCE, 1, b, l2, &st) == 0 && st.source == peer &&
+                  st.length == l1 && good(b, l1, peer, 1));
+            CHECK(shmemx_recv(peer, SHMEMX_ANY_TAG, b, l2, &st) == 0 && st.tag == 1 &&
+                  st.length == l2 && good(b, l2, peer, 2));
+            CHECK(shmemx_recv(peer, 2, b, l2, &st) == 0 && st.length == 10 && good(b, 10, peer, 1));
+            /* to itself: sent first, received after */
+            shmemx_isend(me, 5, a2, l2, &h[0]);
+            CHECK(shmemx_recv(me, 5, b, l2, &st) == 0 && st.length == l2 && good(b, l2, me, 2));
+            CHECK(shmemx_msg_wait(&h[0], NULL) == 0);
+            /* a posted receive shorter than the message: only maxlen bytes land */
+            memset(b, 0xee, half + 1);
+            shmemx_irecv(peer, 3, b, half, &h[0]);
+            shmemx_send(peer, 4, NULL, 0); /* posted: the peer's message finds it */
+            shmemx_recv(peer, 4, NULL, 0, NULL);
+            fill(a, l1, me, 3);
+            shmemx_isend(peer, 3, a, l1, &h[1]);
+            CHECK(shmemx_msg_wait(&h[1], NULL) == 0);
+            CHECK(shmemx_msg_wait(&h[0], &st) == SHMEMX_MSG_TRUNCATED && st.length == l1 &&
+                  good(b, half, peer, 3) && b[half] == 0xee);
+        }
+    }
+    shmem_barrier_all();
+    free(a);
+    free(a2);
+    free(b);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "all";
@@ -251,5 +302,11 @@ int main(int argc, char **argv)
         mode_flood(shmem_n_pes() > 4 ? 24 : 40);
     if (all || !strcmp(mode, "exchange"))
         mode_exchange();
+    if (all || !strcmp(mode, "private")) {
+        int me = shmem_my_pe(), n = shmem_n_pes();
+        mode_private(me ^ 1);
+        if (n % 2 == 0 && n >= 4) /* other pairs: across the nodes of SHMEM_SIM_PES_PER_NODE=n/2 */
+            mode_private((me + n / 2) % n);
+    }
     return test_finish("msg_basic");
 }

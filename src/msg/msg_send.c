@@ -1,0 +1,249 @@
+/*
+ * The sending half of the message engine (docs/messages.md, msg_internal.h): records
+ * posted to the destinations' rings within their credits, rendezvous ids and the
+ * stage that private send buffers are copied to, the receivers' FINs.
+ */
+#include "msg_internal.h"
+
+#include <errno.h>
+#include <sys/uio.h>
+
+/* ---- sending ---- */
+
+static void msg_post_rec(int pe, uint64_t pos, struct msg_hdr *h, const void *payload, size_t plen)
+{
+    uint64_t k = msg_g.nwr[pe]++;
+    struct msg_hdr *dst = msg_rec(msg_g.me, pos);
+    struct msg_hdr *p =
+        msg_g.pring[pe] ? (struct msg_hdr *)(msg_g.pring[pe] + (size_t)(pos % msg_g.rbytes)) : NULL;
+
+    if (p) {
+        memcpy((char *)p + 8, (char *)h + 8, MSG_HDR - 8);
+        if (plen)
+            memcpy((char *)p + MSG_HDR, payload, plen);
+        __atomic_store_n(&p->seq, k + 1, __ATOMIC_RELEASE);
+        return;
+    }
+    memcpy(msg_g.scratch, h, MSG_HDR);
+    if (plen)
+        memcpy(msg_g.scratch + MSG_HDR, payload, plen);
+    comm_put_signal(COMM_CTX_DEFAULT, (char *)dst + 8, msg_g.scratch + 8, MSG_HDR - 8 + plen,
+                    &dst->seq, k + 1, COMM_SIG_SET, pe, 0);
+}
+
+/* Post one piece to pe's ring if its room allows (a wrap record first when the piece
+ * does not fit before the end of the ring); 0 when the ring is full. */
+static int msg_post(int pe, struct msg_hdr *h, const void *payload, size_t plen)
+{
+    uint64_t pos = msg_g.sent[pe];
+    size_t len = msg_rec_bytes(plen), left = msg_g.rbytes - (size_t)(pos % msg_g.rbytes);
+    size_t wrap = left < len ? left : 0;
+
+    if (pos + wrap + len - __atomic_load_n(&msg_g.credit[pe], __ATOMIC_ACQUIRE) > msg_g.rbytes)
+        return 0;
+    if (wrap) {
+        struct msg_hdr w = { .kind = MSG_FRAG_WRAP };
+        msg_post_rec(pe, pos, &w, NULL, 0);
+        pos += wrap;
+    }
+    msg_post_rec(pe, pos, h, payload, plen);
+    msg_g.sent[pe] = pos + len;
+    return 1;
+}
+
+/* A rendezvous id for a piece of r: from its symmetric buffer (r waits for the
+ * receiver's FIN) or staged (stage; the buffer is free once copied). */
+static int msg_rdv_alloc(struct msg_req *r, void *stage)
+{
+    for (int i = 0; i < MSG_RDV_MAX; i++)
+        if (!msg_g.rdv[i].used) {
+            msg_g.rdv[i].used = 1;
+            msg_g.rdv[i].gen = ++msg_g.rdv_gen ? msg_g.rdv_gen : ++msg_g.rdv_gen;
+            msg_g.rdv[i].req = stage ? NULL : r;
+            msg_g.rdv[i].stage = stage;
+            msg_g.rdv_used++;
+            if (!stage)
+                r->fins++;
+            return i;
+        }
+    return -1;
+}
+
+/* ---- CMA ---- */
+
+void msg_cma_probe(int src)
+{
+    const uint64_t *w = comm_ptr(msg_g.cma_word, src);
+    uint64_t v = 0, pid = w ? __atomic_load_n(&w[0], __ATOMIC_ACQUIRE) : 0;
+    uint64_t ok = 2;
+
+    msg_g.cma_probed[src] = 1;
+    if (w && pid && ofs_g.params.MSG_CMA) {
+        struct iovec l = { &v, sizeof(v) }, r = { (void *)(uintptr_t)w[1], sizeof(v) };
+        if (process_vm_readv((pid_t)pid, &l, 1, &r, 1, 0) == (ssize_t)sizeof(v) && v == pid)
+            ok = 1;
+        else
+            ofs_log_debug("messages: no CMA from PE %d (pid %llu): %s", src,
+                          (unsigned long long)pid, strerror(errno));
+    }
+    __atomic_store_n(&msg_g.cma_word[2 + src], ok, __ATOMIC_RELEASE);
+}
+
+void msg_cma_read(void *dst, uint64_t pid, uint64_t addr, size_t n)
+{
+    while (n) {
+        struct iovec l = { dst, n }, r = { (void *)(uintptr_t)addr, n };
+        ssize_t got = process_vm_readv((pid_t)pid, &l, 1, &r, 1, 0);
+        if (got <= 0)
+            ofs_fatal(1, "messages: process_vm_readv of %zu bytes from pid %llu failed: %s", n,
+                      (unsigned long long)pid, strerror(errno));
+        dst = (char *)dst + got;
+        addr += (uint64_t)got;
+        n -= (size_t)got;
+    }
+}
+
+/* Does pe read this PE's private buffers by CMA?  Its verdict on us, once it has
+ * seen a record of ours (staged until then). */
+static int msg_cma_to(int pe)
+{
+    const uint64_t *w;
+    uint64_t v;
+
+    if (OFS_LIKELY(msg_g.cma_to[pe]))
+        return msg_g.cma_to[pe] > 0;
+    if (!ofs_g.params.MSG_CMA || !(w = comm_ptr(msg_g.cma_word, pe))) {
+        msg_g.cma_to[pe] = -1;
+        return 0;
+    }
+    v = __atomic_load_n(&w[2 + msg_g.me], __ATOMIC_ACQUIRE);
+    if (v)
+        msg_g.cma_to[pe] = v == 1 ? 1 : -1;
+    return v == 1;
+}
+
+/* Post what r's destination has room for; 1 when every piece of r is posted. */
+static int msg_send_advance(struct msg_req *r)
+{
+    int pe = r->pe;
+
+    while (!r->all_posted) {
+        struct msg_hdr h = { .tag = r->tag, .len = r->len, .frag_off = r->posted };
+        void *st = NULL;
+        size_t n = r->len - r->posted < msg_g.chunk ? r->len - r->posted : msg_g.chunk;
+        int id;
+
+        if (r->len <= msg_g.eager) {
+            h.kind = MSG_FRAG_EAGER;
+            h.frag_len = r->len;
+            if (!msg_post(pe, &h, r->buf, r->len))
+                return 0;
+            r->all_posted = 1;
+            break;
+        }
+        if (msg_g.sent[pe] + 2 * MSG_HDR - __atomic_load_n(&msg_g.credit[pe], __ATOMIC_ACQUIRE) >
+            msg_g.rbytes)
+            return 0; /* room for the piece's record (and a wrap) before staging it */
+        h.kind = MSG_FRAG_RDV;
+        if (msg_g.rdv_used == MSG_RDV_MAX)
+            return 0;
+        if (r->cma && r->posted == 0 && r->len >= msg_g.cma_min && msg_cma_to(pe)) {
+            id = msg_rdv_alloc(r, NULL);
+            h.kind = MSG_FRAG_CMA;
+            h.rdv_id = (uint32_t)id;
+            h.rdv_gen = msg_g.rdv[id].gen;
+            h.frag_len = r->len;
+            h.rseg_off = (uint64_t)(uintptr_t)r->buf;
+            h.pid = msg_g.cma_word[0];
+            (void)msg_post(pe, &h, NULL, 0);
+            r->posted = r->len;
+            r->all_posted = 1;
+            break;
+        }
+        if (r->seg < 0 && !(st = heap_allocator_alloc(msg_g.stage_a, n, 64)))
+            return 0;
+        id = msg_rdv_alloc(r, st);
+        if (OFS_UNLIKELY(id < 0))
+            ofs_fatal(1, "messages: internal: no rendezvous id free");
+        h.rdv_id = (uint32_t)id;
+        h.rdv_gen = msg_g.rdv[id].gen;
+        if (!st) {
+            h.frag_len = r->len;
+            h.rseg_off = ((uint64_t)r->seg << 56) | r->seg_off;
+        } else {
+            memcpy(st, r->buf + r->posted, n);
+            h.frag_len = n;
+            h.rseg_off = ((uint64_t)msg_g.stage_seg << 56) |
+                         (msg_g.stage_off + (size_t)((char *)st - msg_g.stage));
+        }
+        (void)msg_post(pe, &h, NULL, 0); /* room checked above */
+        r->posted += h.frag_len;
+        if (r->posted == r->len)
+            r->all_posted = 1;
+    }
+    if (r->fins == 0)
+        r->done = 1;
+    return 1;
+}
+
+void msg_sends_advance(void)
+{
+    for (int pe = 0; pe < msg_g.n && msg_g.sq_active; pe++) {
+        struct msg_req *r;
+        while ((r = msg_g.sq_head[pe]) && msg_send_advance(r)) {
+            msg_g.sq_head[pe] = r->next;
+            r->next = NULL;
+            if (!msg_g.sq_head[pe]) {
+                msg_g.sq_tail[pe] = NULL;
+                msg_g.sq_active--;
+            }
+        }
+    }
+}
+
+void msg_fin_poll(void)
+{
+    for (int i = 0; i < MSG_RDV_MAX && msg_g.rdv_used; i++) {
+        struct msg_rdv *d = &msg_g.rdv[i];
+        if (d->used && __atomic_load_n(&msg_g.fin[i], __ATOMIC_ACQUIRE) == d->gen) {
+            struct msg_req *r = d->req;
+            if (d->stage)
+                heap_allocator_free(msg_g.stage_a, d->stage);
+            d->used = 0;
+            msg_g.rdv_used--;
+            if (r && --r->fins == 0 && r->all_posted)
+                r->done = 1;
+        }
+    }
+}
+
+void msg_send_start(struct msg_req *r, int pe, int tag, const void *buf, size_t len, int zcopy)
+{
+    OFS_STATS_MSG(OFS_STATS_SEND, len);
+    r->kind = MSG_REQ_SEND;
+    r->pe = pe;
+    r->tag = tag;
+    r->buf = (char *)buf;
+    r->len = len;
+    r->seg = -1;
+    if (zcopy && len > msg_g.eager) {
+        size_t off;
+        int s = heap_seg_of(buf, len, &off);
+        if (s >= 0) {
+            r->seg = s;
+            r->seg_off = off;
+        }
+    }
+    r->cma = r->seg < 0 && zcopy && len >= msg_g.cma_min;
+    pthread_mutex_lock(&msg_g.lock);
+    if (msg_g.sq_head[pe] || !msg_send_advance(r)) {
+        if (msg_g.sq_tail[pe])
+            msg_g.sq_tail[pe]->next = r;
+        else {
+            msg_g.sq_head[pe] = r;
+            msg_g.sq_active++;
+        }
+        msg_g.sq_tail[pe] = r;
+    }
+    pthread_mutex_unlock(&msg_g.lock);
+}
