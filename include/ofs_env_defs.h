@@ -46,6 +46,7 @@
 #define OFS_WORDS_COLLECT_ALGORITHM(W, r) \
     W(r, AUTO, "auto")                    \
     W(r, RING, "ring") W(r, BRUCK, "bruck") W(r, LINEAR, "linear") W(r, HIER, "hier")
+#define OFS_WORDS_MSG_CMA(W, r) W(r, AUTO, "auto") W(r, OFF, "0") W(r, ON, "1")
 #define OFS_WORDS_ALLTOALL_ALGORITHM(W, r) \
     W(r, AUTO, "auto") W(r, PAIRWISE, "pairwise") W(r, LINEAR, "linear")
 
@@ -82,10 +83,11 @@ OFS_ENV(MSG_STAGE_SIZE, CORE, SIZE, "1M", "4K..1G",
 OFS_ENV(MSG_PIECE_SIZE, CORE, SIZE, "32K", "4K..1G",
         "Long messages from private buffers are staged and pulled in pieces of at most this "
         "size (and a quarter of the stage), so that copying in and pulling out overlap")
-OFS_ENV(MSG_CMA, CORE, BOOL, "1", "",
-        "Long messages from private buffers to PEs of the same node are read by the receiver "
+OFS_ENV(MSG_CMA, CORE, ENUM, "auto", OFS_WORDS_MSG_CMA,
+        "Long messages from private buffers to PEs of the same node: 1: read by the receiver "
         "straight from the sender's memory (process_vm_readv: one copy) where the kernel "
-        "allows it; 0: always through the stage (two copies)")
+        "allows it; 0: through the stage (two copies, pipelined); auto: 1 where the node has "
+        "more PEs than CPUs, else 0")
 
 /* shared-memory transport */
 OFS_ENV(SHM_DIR, SHM, STRING, "/dev/shm", "<abspath>",

@@ -100,6 +100,7 @@ struct msg_state {
     int8_t *cma_to;      /* [dest] 1: CMA to dest, -1: staged, 0: not known yet */
     uint8_t *cma_probed; /* [src] this PE has tried reading src */
     size_t cma_min;      /* private messages from this many bytes go by CMA */
+    int cma_use;         /* SHMEM_MSG_CMA resolved: this PE reads and offers CMA */
 
     char *scratch;
     struct ofs_htab reqs;

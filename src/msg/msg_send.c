@@ -78,7 +78,7 @@ void msg_cma_probe(int src)
     uint64_t ok = 2;
 
     msg_g.cma_probed[src] = 1;
-    if (w && pid && ofs_g.params.MSG_CMA) {
+    if (w && pid && msg_g.cma_use) {
         struct iovec l = { &v, sizeof(v) }, r = { (void *)(uintptr_t)w[1], sizeof(v) };
         if (process_vm_readv((pid_t)pid, &l, 1, &r, 1, 0) == (ssize_t)sizeof(v) && v == pid)
             ok = 1;
@@ -112,7 +112,7 @@ static int msg_cma_to(int pe)
 
     if (OFS_LIKELY(msg_g.cma_to[pe]))
         return msg_g.cma_to[pe] > 0;
-    if (!ofs_g.params.MSG_CMA || !(w = comm_ptr(msg_g.cma_word, pe))) {
+    if (!msg_g.cma_use || !(w = comm_ptr(msg_g.cma_word, pe))) {
         msg_g.cma_to[pe] = -1;
         return 0;
     }
