@@ -18,7 +18,9 @@
 # ofishmem runs coll_bench in its team form (shmem_broadcastmem on SHMEM_TEAM_WORLD...,
 #   the API of a 1.5 program and the one the node-aware algorithms serve); Open MPI 4.1
 #   has no teams, so OSHMEM runs the active-set form (shmem_broadcast64...) of the same
-#   source: "osh" with its default transport, "osh-tcp" with UCX_TLS=self,tcp.
+#   source: "osh" with its default transport, "osh-tcp" with everything on tcp: its RMA
+#   (spml ucx) with UCX_TLS=self,tcp, and its collectives (scoll mpi, which run over the
+#   MPI layer's transports, shared memory by default) with --mca pml ob1 --mca btl self,tcp.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/_build
@@ -31,7 +33,7 @@ while [ $# -gt 0 ]; do
         -B) base=$2; shift ;;
         -o) out=$2; shift ;;
         --no-oshmem) do_oshmem=0 ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
         *) echo "bench-fabric: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
@@ -103,7 +105,7 @@ while [ $r -le "$repeat" ]; do
         [ -n "$osh" ] && one_run osh "$n" $osh -np "$n" "$out/coll_bench_oshmem"
         [ -n "$base" ] && [ $((r % 2)) = 1 ] && ofs_runs base- "$base" "$n"
         [ -n "$osh" ] && one_run osh-tcp "$n" env UCX_TLS=self,tcp $osh -np "$n" -x UCX_TLS \
-            "$out/coll_bench_oshmem"
+            --mca pml ob1 --mca btl self,tcp "$out/coll_bench_oshmem"
     done
     r=$((r + 1))
 done
