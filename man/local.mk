@@ -4,7 +4,9 @@
 # one-line page ".so man3/FAMILY.3" at install time so that "man shmem_int_put" works.
 # The typed collectives (shmem_TYPE_broadcast, ..., shmem_TYPE_OP_reduce and _to_all) get
 # the same stubs pointing at the hand-written pages of man/man3/coll.mk (COLL_MAN_PAGES,
-# names listed by man/shmem_man.m4 from the same families).  Every name has ONE owner:
+# names listed by man/shmem_man.m4 from the same families), and so do the typed
+# non-blocking collectives (shmemx_TYPE_broadcast_nb, ...: NBC_MAN_PAGES, pages of man/man3/nbc.mk,
+# names from the families of mpp/shmemx_nbc.m4).  Every name has ONE owner:
 # the install hook fails when a stub would replace a page of its own (dist_man3_MANS,
 # man3_MANS) or a stub of another family.
 API_MAN_PAGES = shmem_put shmem_get shmem_p shmem_g shmem_iput shmem_iget shmem_ibput shmem_ibget shmem_put_nbi \
@@ -15,12 +17,16 @@ API_MAN_PAGES = shmem_put shmem_get shmem_p shmem_g shmem_iput shmem_iget shmem_
 	shmem_query_initialized shmem_team_ptr
 API_MAN3 = $(API_MAN_PAGES:%=man/man3/%.3)
 COLL_MAN_PAGES = shmem_broadcast shmem_collect shmem_alltoall shmem_sum_reduce
-API_MAN_NAMES = $(API_MAN_PAGES:%=man/man3/%.names) $(COLL_MAN_PAGES:%=man/man3/%.names)
+NBC_MAN_PAGES = shmemx_broadcast_nb shmemx_collect_nb shmemx_alltoall_nb shmemx_sum_reduce_nb \
+	shmemx_sum_inscan_nb
+SO_MAN_PAGES = $(API_MAN_PAGES) $(COLL_MAN_PAGES) $(NBC_MAN_PAGES)
+API_MAN_NAMES = $(SO_MAN_PAGES:%=man/man3/%.names)
 man3_MANS += $(API_MAN3)
 noinst_DATA = $(API_MAN_NAMES)
 CLEANFILES += $(API_MAN3) $(API_MAN_NAMES)
 EXTRA_DIST += man/shmem_man.m4 man/shmem_page.3.m4
-API_MAN_DEPS = $(srcdir)/man/shmem_man.m4 $(srcdir)/man/shmem_page.3.m4 $(MPP_M4)
+API_MAN_DEPS = $(srcdir)/man/shmem_man.m4 $(srcdir)/man/shmem_page.3.m4 $(MPP_M4) \
+	$(srcdir)/mpp/shmemx_nbc.m4
 API_MAN_RUN = $(M4) -P -I$(srcdir)/mpp -I$(srcdir)/man
 
 $(API_MAN3): man/man3/%.3: $(API_MAN_DEPS)
@@ -33,7 +39,7 @@ $(API_MAN_NAMES): man/man3/%.names: $(API_MAN_DEPS)
 install-data-hook-api-man: $(API_MAN_NAMES)
 	@$(MKDIR_P) $(DESTDIR)$(man3dir)
 	@owned=" $(notdir $(dist_man3_MANS) $(man3_MANS)) "; \
-	for page in $(API_MAN_PAGES) $(COLL_MAN_PAGES); do \
+	for page in $(SO_MAN_PAGES); do \
 	    for name in `cat man/man3/$$page.names`; do \
 	        [ "$$name" != "$$page" ] || continue; \
 	        case "$$owned" in *" $$name.3 "*) \
@@ -45,7 +51,7 @@ install-data-hook-api-man: $(API_MAN_NAMES)
 	done
 install_data_hooks += install-data-hook-api-man
 uninstall-hook-api-man:
-	@for page in $(API_MAN_PAGES) $(COLL_MAN_PAGES); do \
+	@for page in $(SO_MAN_PAGES); do \
 	    for name in `cat man/man3/$$page.names`; do \
 	        [ "$$name" = "$$page" ] || rm -f $(DESTDIR)$(man3dir)/$$name.3; \
 	    done; \

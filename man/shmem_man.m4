@@ -744,5 +744,19 @@ m4_define(`PAGE_shmem_alltoall', `COLL_NAMES(`_alltoalls?$')')
 m4_define(`PAGE_shmem_sum_reduce', `COLL_NAMES(`_reduce$\|_to_all$')')
 m4_define(`COLL_MAN_PAGES', `shmem_broadcast shmem_collect shmem_alltoall shmem_sum_reduce')
 
+# Typed non-blocking collectives (shmemx_TYPENAME_broadcast_nb, ...; issue 27): the same,
+# from the families of mpp/shmemx_nbc.m4 (the table src/api/nbc_gen.c.m4 defines them
+# from), for the hand-written pages of man/man3/nbc.mk.  NBX_NAMES(regexp) lists every
+# name of NBX_ALL that matches; the untyped *mem names have pages of their own.
+m4_define(`NBX_GEN')m4_include(`shmemx_nbc.m4')
+m4_define(`NBX_DEF', `m4_ifelse(m4_regexp(`$2', NBX_RE), `-1', `', `shmemx_$2
+')')m4_define(`NBX_GADD', `')
+m4_define(`NBX_NAMES', `m4_define(`NBX_RE', `$1')NBX_ALL')
+m4_define(`PAGE_shmemx_broadcast_nb', `NBX_NAMES(`_broadcast_nb$')')
+m4_define(`PAGE_shmemx_collect_nb', `NBX_NAMES(`_f?collect_nb$')')
+m4_define(`PAGE_shmemx_alltoall_nb', `NBX_NAMES(`_alltoalls?_nb$')')
+m4_define(`PAGE_shmemx_sum_reduce_nb', `NBX_NAMES(`_reduce_nb$')')
+m4_define(`PAGE_shmemx_sum_inscan_nb', `NBX_NAMES(`_sum_\(in\|ex\)scan_nb$')')
+
 m4_define(`MAN_PAGES', `shmem_put shmem_get shmem_p shmem_g shmem_iput shmem_iget shmem_put_nbi shmem_get_nbi shmem_put_signal shmem_signal_fetch shmem_atomic_fetch_add shmem_atomic_compare_swap shmem_atomic_swap shmem_atomic_and shmem_fadd shmem_wait_until shmem_wait_until_all shmem_malloc shmem_init shmem_quiet')
 m4_divert(0)m4_dnl

@@ -1,5 +1,6 @@
 # man pages of the non-blocking collectives (shmemx_*_nb, issue 27): one page per family,
-# and a .so page for each other untyped or generic name of the family
+# a .so page for each other untyped name of the family, and, at install time, a .so stub for
+# each typed name (NBC_MAN_PAGES in man/local.mk, names from mpp/shmemx_nbc.m4)
 dist_man3_MANS += man/man3/shmemx_req_wait.3 \
 	man/man3/shmemx_team_sync_nb.3 \
 	man/man3/shmemx_broadcast_nb.3 \

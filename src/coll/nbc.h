@@ -54,7 +54,7 @@ struct nbc_op {
     size_t len;
     size_t nel, es; /* IGET, GETV, REDUCE */
     ptrdiff_t dstr, sstr;
-    const uint64_t *lens;      /* GETV */
+    const uint64_t *lens;      /* GETV (with cls = 1, the locations follow the lengths) */
     char *buf;                 /* REDUCE from a member without a mapping */
     coll_total_check_fn check; /* CHECK, with the routine's name r */
     const char *r;
@@ -106,7 +106,12 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a) OF
 /* len bytes of private memory for s->tmp (s->tmp_len set): a buffer that an earlier
  * request released is reused (a fresh large malloc costs page faults every time) */
 void *nbc_tmp_get(struct nbc_sched *s, size_t len) OFS_HIDDEN;
-/* the published length word of my copy of the team's slot (collect) */
+/* the two published words of my copy of the team's slot (collect): the length, and where
+ * the source lies, NBC_LOC(segment, offset) (a member whose own source is NULL, giving
+ * nothing, reads the others' blocks from there: GETV with cls = 1) */
 uint64_t *nbc_pub(struct nbc_team *nt) OFS_HIDDEN;
+#define NBC_LOC(seg, off) ((uint64_t)(seg) << 56 | (uint64_t)(off))
+#define NBC_LOC_SEG(loc) ((int)((loc) >> 56))
+#define NBC_LOC_OFF(loc) ((size_t)((loc) & ((1ULL << 56) - 1)))
 
 #endif

@@ -274,14 +274,19 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     }
 
     case COLL_NBC_COLLECT: {
-        uint64_t *lens = nbc_tmp_get(s, (size_t)n * sizeof(uint64_t));
-        int pub, chk = -1, *gl = idx;
+        /* lens[n], where each source lies (read only when mine is NULL: I give nothing and
+         * know no symmetric source to read the others' from), my two published words */
+        uint64_t *lens = nbc_tmp_get(s, (2 * (size_t)n + 2) * sizeof(uint64_t));
+        uint64_t *locs = lens + n, *mine = locs + n;
+        size_t soff = 0;
+        int pub, chk = -1, *gl = idx, sseg = src ? heap_seg_of(src, len, &soff) : -1;
 
         if (!lens)
             goto nomem;
-        s->mem += (size_t)n * sizeof(uint64_t);
-        lens[me] = a->nelems;
-        pub = add_copy(s, nbc_pub(nt), &lens[me], sizeof(uint64_t), 0, NULL);
+        s->mem += (2 * (size_t)n + 2) * sizeof(uint64_t);
+        lens[me] = mine[0] = a->nelems;
+        mine[1] = sseg < 0 ? UINT64_MAX : NBC_LOC(sseg, soff);
+        pub = add_copy(s, nbc_pub(nt), mine, 2 * sizeof(uint64_t), 0, NULL);
         memset(want, 1, (size_t)n);
         rc = pub < 0 || ready_all(s, nt, want, pub);
         for (int j = 0; j < n && !rc; j++) {
@@ -292,6 +297,8 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
             }
             w = nbc_add_wait(s, nt, NBC_C_READY, j, 0, NULL);
             gl[j] = add_get(s, &lens[j], nbc_pub(nt), sizeof(uint64_t), j, w);
+            if (sseg < 0 && gl[j] >= 0)
+                gl[j] = add_get(s, &locs[j], nbc_pub(nt) + 1, sizeof(uint64_t), j, gl[j]);
             rc = w < 0 || gl[j] < 0;
         }
         if (!rc && a->check) {
@@ -312,9 +319,13 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
         }
         for (int k = 0; k < n && !rc; k++) {
             int j = (me + k) % n, g;
-            struct nbc_op rd = {
-                .kind = NBC_OP_GETV, .dst = dest, .src = src, .es = a->es, .lens = lens, .peer = j
-            };
+            struct nbc_op rd = { .kind = NBC_OP_GETV,
+                                 .dst = dest,
+                                 .src = src,
+                                 .es = a->es,
+                                 .lens = lens,
+                                 .cls = sseg < 0,
+                                 .peer = j };
             g = nbc_add(s, &rd, 1, &chk);
             rc = g < 0 || (j != me && add_sig(s, NBC_C_DATA, j, g) < 0);
         }

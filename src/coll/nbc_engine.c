@@ -32,7 +32,7 @@
 static struct {
     pthread_mutex_t lock; /* one pass at a time; posting and freeing */
     struct comm_ctx *ctx;
-    char *base; /* symmetric: per team slot, NBC_NCLS x n_pes counters and a length word */
+    char *base; /* symmetric: per team slot, NBC_NCLS x n_pes counters, 2 words (nbc_pub) */
     size_t slot_len;
     int nslots;
     struct nbc_team **teams; /* by slot */
@@ -80,7 +80,7 @@ ofs_status_t coll_nbc_init(void)
 
     eng.nslots = (int)ofs_g.params.TEAMS_MAX;
     eng.slot_len =
-        (((size_t)NBC_NCLS * (size_t)ofs_g.n_pes + 1) * sizeof(uint64_t) + 63) & ~(size_t)63;
+        (((size_t)NBC_NCLS * (size_t)ofs_g.n_pes + 2) * sizeof(uint64_t) + 63) & ~(size_t)63;
     eng.base = heap_alloc(eng.slot_len * (size_t)eng.nslots, 64);
     eng.bell = heap_alloc(64, 64);
     eng.teams = calloc((size_t)eng.nslots, sizeof(*eng.teams));
@@ -204,6 +204,9 @@ static int op_run(struct nbc_team *nt, struct nbc_op *op)
             return 1;
         if (op->peer == t->my_pe)
             memmove(op->dst + off, op->src, len);
+        else if (op->cls) /* my source is NULL: from where the owner published its own */
+            comm_get_seg(eng.ctx, op->dst + off, NBC_LOC_SEG(op->lens[t->size + op->peer]),
+                         NBC_LOC_OFF(op->lens[t->size + op->peer]), len, pe);
         else
             comm_get(eng.ctx, op->dst + off, op->src, len, pe);
         return 1;

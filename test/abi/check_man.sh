@@ -1,6 +1,7 @@
 #!/bin/sh
 # Man pages: "make install-data" into a temporary DESTDIR, then for EVERY routine name of
-# the OpenSHMEM 1.5 list ($1):
+# the OpenSHMEM 1.5 list ($1), and with "--exports REGEX" of every name that libsma exports
+# and REGEX matches ('^shmemx_': the extensions, each typed shmemx_*_nb included):
 #   - man -w finds a page for it, under that DESTDIR (never a system page);
 #   - the page found (after .so stubs) is its family page: the name is in the page's
 #     NAME or SYNOPSIS, literally or as a pattern (shmem_TYPENAME_broadcast,
@@ -10,7 +11,7 @@
 # a stub itself, and "make uninstall" leaves no page behind.
 # Run from the build directory (the test runner does).
 set -e
-list=${1:?usage: check_man.sh ROUTINE_LIST}
+list=${1:?usage: check_man.sh ROUTINE_LIST [--exports REGEX]}
 command -v man >/dev/null && command -v groff >/dev/null || { echo "SKIP: man or groff missing"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -45,6 +46,12 @@ done < "$tmp/pages"
 
 # one man -w for all names (in order; a missing name makes man complain on stderr)
 names=$(grep -v '^#' "$list" | grep .)
+if [ "${2:-}" = --exports ]; then
+    x=$(nm -D --defined-only .libs/libsma.so | awk '{print $3}' | grep -E "${3:?--exports REGEX}" | sort -u)
+    [ -n "$x" ] || { echo "FAIL: libsma exports no name matching $3"; exit 1; }
+    names=$(printf '%s\n%s\n' "$names" "$x" | sort -u)
+    list="$list and the $(echo "$x" | wc -l) exports matching $3"
+fi
 n=$(echo "$names" | wc -l)
 (cd "$tmp" && MANPATH="$mandir" man -w 3 $names) > "$tmp/where" 2> "$tmp/missing" || true
 if [ -s "$tmp/missing" ]; then
