@@ -6,20 +6,63 @@
  * SHMEM_LOCAL_TRANSPORT=ofi, so that the addresses every PE inserted into its AVs at
  * start-up (one fi_av_insert for all of them) are each used.  Not timed: the start-up
  * times are scripts/bench-startup.sh's (docs/performance.md, "Start-up").
+ *
+ * The shared library defines fopen, to keep libfabric's providers from reading
+ * /proc/kallsyms while they load (src/transport/ofi/ofi_kallsyms.c): after shmem_init
+ * the program's own fopen of a regular file and of /proc/kallsyms must work as ever
+ * (the latter as open(2) says it can).
  */
+#define _GNU_SOURCE
 #include "tests.h"
 
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SLOTS 1024 /* more PEs than this: the test says so and skips */
 
 static long slot[SLOTS];
 static long back[SLOTS];
 
+/* fopen after shmem_init: a file this PE writes, then /proc/kallsyms; one line each */
+static void fopen_check(int me)
+{
+    char path[] = "/tmp/startup_ofi.XXXXXX", line[256] = "";
+    int fd = mkstemp(path);
+    FILE *f;
+    Dl_info where;
+
+    CHECK(fd >= 0 && write(fd, "line one\n", 9) == 9 && close(fd) == 0);
+    f = fopen(path, "r");
+    CHECK(f && fgets(line, sizeof(line), f) && strcmp(line, "line one\n") == 0);
+    if (f)
+        fclose(f);
+    unlink(path);
+    fd = open("/proc/kallsyms", O_RDONLY);
+    int open_errno = errno;
+    f = fopen("/proc/kallsyms", "r");
+    CHECK((f != NULL) == (fd >= 0));
+    if (f)
+        CHECK(fgets(line, sizeof(line), f) != NULL);
+    else
+        CHECK(errno == open_errno);
+    if (f)
+        fclose(f);
+    if (fd >= 0)
+        close(fd);
+    if (me == 0 && dladdr((void *)fopen, &where) && where.dli_fname)
+        printf("startup_ofi: fopen is %s's\n", where.dli_fname);
+}
+
 int main(void)
 {
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
+
+    fopen_check(me);
 
     if (n > SLOTS) {
         if (me == 0)

@@ -135,6 +135,13 @@ static struct fi_info *ofi_getinfo_same(struct fi_info *h, const struct fi_info 
     return same;
 }
 
+_Thread_local int ofi_kallsyms_hidden;
+
+void ofi_kallsyms_hide(int on)
+{
+    ofi_kallsyms_hidden = on && !ofs_g.params.OFI_KERNEL_SYMBOLS;
+}
+
 /* Set a libfabric variable to v unless the user set it (read when the provider loads,
  * so before the first fi_getinfo). */
 static void ofi_env_default(const char *name, long v)
@@ -264,7 +271,9 @@ ofs_status_t ofi_info_choose(void)
                       ofs_g.params.OFI_MR_MODE);
         return OFS_ERR_INVAL;
     }
-    /* ask for delivery completion (quiet means visible at the target); fall back */
+    /* ask for delivery completion (quiet means visible at the target); fall back.  The
+     * first fi_getinfo loads the providers: without their scan of /proc/kallsyms */
+    ofi_kallsyms_hide(1);
     for (int delivery = 1; delivery >= 0; delivery--) {
         h = ofi_hints(prov, delivery);
         if (!h)
@@ -279,6 +288,7 @@ ofs_status_t ofi_info_choose(void)
         }
         res = NULL;
     }
+    ofi_kallsyms_hide(0);
     if (!res) {
         ofi_list_providers(prov && *prov ? prov : "(any)");
         return OFS_ERR_NOT_FOUND;
