@@ -5,14 +5,14 @@
  * kernel's peer-memory and dma-buf registration entry points.  This file defines fopen
  * so that, on the thread making that call and only while ofi_info.c makes it
  * (ofi_kallsyms_hide), opening that one file fails as if it did not exist; every other
- * fopen goes straight to the C library's.  SHMEM_OFI_KERNEL_SYMBOLS=1 turns it off.  Figures: docs/performance.md,
- * "Start-up".
+ * fopen goes straight to the C library's.  SHMEM_OFI_KERNEL_SYMBOLS=1 turns it off.
+ * Figures: docs/performance.md, "Start-up".
  *
  * Only the shared library defines it (libtool defines PIC for its objects; this file is
  * libsma's own source, not its convenience library's, whose objects are PIC in libsma.a
- * too): a program linked with libsma.a keeps the C library's fopen.  It takes effect where libsma is in the
- * global symbol scope (linked with the program, or dlopen'd RTLD_GLOBAL); dlopen'd
- * RTLD_LOCAL, libfabric's calls find the C library's fopen first and nothing changes.
+ * too): a program linked with libsma.a keeps the C library's fopen.  It takes effect
+ * where the program is linked with libsma.so (libsma comes before libc in the lookup
+ * order); where a program dlopens libsma, libc was found first and nothing changes.
  */
 #define _GNU_SOURCE
 #include "ofi_internal.h"
