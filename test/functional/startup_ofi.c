@@ -2,8 +2,8 @@
  * Start-up at scale over the fabric (issue 30): a job whose PEs all reach each other
  * through libfabric starts, does one all-to-all of puts (every PE writes one word to
  * every PE, itself included: a connection per pair, opened lazily by tcp;ofi_rxm) and
- * one of gets, and finalizes.  Run by test/lists/startup.list with
- * SHMEM_LOCAL_TRANSPORT=ofi, so that the addresses every PE inserted into its AVs at
+ * one of gets, sends each neighbour 16 KiB with a put-with-signal, and finalizes.  Run
+ * by test/lists/startup.list with SHMEM_LOCAL_TRANSPORT=ofi, so that the addresses every PE inserted into its AVs at
  * start-up (one fi_av_insert for all of them) are each used.  Not timed: the start-up
  * times are scripts/bench-startup.sh's (docs/performance.md, "Start-up").
  *
@@ -26,6 +26,8 @@
 
 static long slot[SLOTS];
 static long back[SLOTS];
+static unsigned char big[16384]; /* a put-with-signal of 16 KiB: one message, or four */
+static uint64_t big_sig;
 
 /* fopen after shmem_init: a file this PE writes, then /proc/kallsyms; one line each */
 static void fopen_check(int me)
@@ -89,5 +91,15 @@ int main(void)
     }
     for (int pe = 0; pe < n; pe++)
         CHECK(back[pe] == 1000L * me + pe);
+    /* 16 KiB with its signal to the right-hand neighbour: rxm's eager size is 4 KiB on a
+     * node with more than 4 PEs per CPU (ofi_info.c), 16 KiB elsewhere */
+    static unsigned char src[sizeof(big)];
+    for (size_t i = 0; i < sizeof(src); i++)
+        src[i] = (unsigned char)(me * 31 + i);
+    shmem_putmem_signal(big, src, sizeof(big), &big_sig, 1, SHMEM_SIGNAL_SET, (me + 1) % n);
+    shmem_signal_wait_until(&big_sig, SHMEM_CMP_EQ, 1);
+    int left = (me + n - 1) % n;
+    for (size_t i = 0; i < sizeof(big); i++)
+        CHECK(big[i] == (unsigned char)(left * 31 + i));
     return test_finish("startup_ofi");
 }
