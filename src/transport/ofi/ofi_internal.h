@@ -9,7 +9,8 @@
  * never each other (put-with-signal reaches puts and atomics through ofi_g.ops);
  * ofi_mr.c registers memory, ofi_limits.c watches the open-file limit, ofi_print.c
  * prints the SHMEM_INFO lines, ofi_kallsyms.c keeps libfabric's providers from
- * scanning /proc/kallsyms as they load (its fopen is libsma.so's only), ofi_setup.c opens and closes the rest.
+ * scanning /proc/kallsyms as they load (its fopen is libsma.so's only), ofi_setup.c
+ * opens and closes the rest.
  */
 #ifndef OFS_OFI_INTERNAL_H
 #define OFS_OFI_INTERNAL_H

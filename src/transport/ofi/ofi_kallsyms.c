@@ -26,8 +26,8 @@
 
 typedef FILE *ofi_fopen_fn(const char *, const char *);
 
-/* The next fopen after ours (the C library's), looked up once: two
- * threads racing here store the same pointer. */
+/* The next fopen after ours (the C library's), looked up once: two threads racing
+ * here store the same pointer. */
 static ofi_fopen_fn *ofi_fopen_next(void)
 {
     static ofi_fopen_fn *next;
