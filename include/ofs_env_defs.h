@@ -152,6 +152,11 @@ OFS_ENV(OFI_RAISE_NOFILE, OFI, BOOL, "1", "",
 OFS_ENV(OFI_MR_MODE, OFI, STRING, "auto", "<nonempty>",
         "Memory registration: auto, basic or scalable (mode asked of the provider), then +local "
         "and/or +endpoint to act as if the provider required FI_MR_LOCAL/FI_MR_ENDPOINT")
+OFS_ENV(OFI_KERNEL_SYMBOLS, OFI, BOOL, "0", "",
+        "Let libfabric's providers read /proc/kallsyms when they load in the first fi_getinfo "
+        "(libfabric 1.17's verbs provider scans all of it for peer-memory and dma-buf support, "
+        "about 0.1 s of CPU per PE; ofishmem never registers device memory).  0: that file "
+        "looks absent to them then (the shared library only)")
 
 /* collectives and teams */
 OFS_ENV(TEAMS_MAX, COLL, LONG, "64", "2..65536",

@@ -5,3 +5,6 @@ libsma_core_la_SOURCES += src/transport/ofi/ofi_internal.h src/transport/ofi/ofi
 	src/transport/ofi/ofi_amo.c src/transport/ofi/ofi_signal.h src/transport/ofi/ofi_signal.c \
 	src/transport/ofi/ofi_signal_rx.c src/transport/ofi/ofi_progress.c \
 	src/transport/ofi/ofi_names.c
+# compiled for libsma itself, not its convenience library (whose objects are PIC in
+# libsma.a too): its fopen must exist in the shared library only (#ifdef PIC)
+libsma_la_SOURCES += src/transport/ofi/ofi_kallsyms.c

@@ -135,6 +135,13 @@ static struct fi_info *ofi_getinfo_same(struct fi_info *h, const struct fi_info 
     return same;
 }
 
+_Thread_local int ofi_kallsyms_hidden;
+
+void ofi_kallsyms_hide(int on)
+{
+    ofi_kallsyms_hidden = on && !ofs_g.params.OFI_KERNEL_SYMBOLS;
+}
+
 /* Set a libfabric variable to v unless the user set it (read when the provider loads,
  * so before the first fi_getinfo). */
 static void ofi_env_default(const char *name, long v)
@@ -143,6 +150,24 @@ static void ofi_env_default(const char *name, long v)
 
     snprintf(buf, sizeof(buf), "%ld", v);
     setenv(name, buf, 0);
+}
+
+/* The eager size ofishmem gives rxm where the user has not (0: none).  Each rxm
+ * endpoint creates pools of 1024 eager-size buffers and clears them at once (the
+ * receive pool at fi_enable, the others at first use): 17 MB each at 16 KiB, most of the
+ * CPU a job spends starting when its PEs share few CPUs (docs/performance.md,
+ * "Start-up").  So where every PE is on this node and they outnumber its CPUs more
+ * than OFI_RXM_CROWDED_PER_CPU times, 4 KiB of data (a 16 KiB put-with-signal takes
+ * four messages): a quarter of that.  Every PE sees the same node and decides the same
+ * (rxm connects only endpoints of one eager size; ofi_peer_check says so otherwise). */
+static long ofi_rxm_eager_choose(void)
+{
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+    if (ofs_g.local_size == ofs_g.n_pes && ncpu > 0 &&
+        ofs_g.local_size > OFI_RXM_CROWDED_PER_CPU * ncpu)
+        return OFI_RXM_EAGER_SET_CROWDED;
+    return ofs_g.params.OFI_AM_SIZE != 0 ? OFI_RXM_EAGER_SET : 0;
 }
 
 /* Could libfabric choose rxm over verbs: asked for it, or nothing asked for and an
@@ -249,9 +274,11 @@ ofs_status_t ofi_info_choose(void)
     ofi_env_default("FI_SOCKETS_PE_WAITTIME", 0);
     /* rxm sends up to FI_OFI_RXM_BUFFER_SIZE bytes (16 KiB by default) eagerly; a
      * put-with-signal message carries a 32-byte header: room for it, so that 16 KiB of
-     * data is one message.  Also read at provider load; a user's own setting wins. */
-    if (ofs_g.params.OFI_AM_SIZE != 0)
-        ofi_env_default("FI_OFI_RXM_BUFFER_SIZE", OFI_RXM_EAGER_SET);
+     * data is one message (4 KiB on a crowded node).  Also read at provider load; a
+     * user's own setting wins. */
+    long eager = ofi_rxm_eager_choose();
+    if (eager)
+        ofi_env_default("FI_OFI_RXM_BUFFER_SIZE", eager);
     /* rxm over tcp receives through a shared receive context of FI_OFI_RXM_MSG_RX_SIZE
      * buffers per endpoint, 4096 unless set: most of a PE's memory; 1024 takes a third
      * of it and is no slower (docs/ofi-internals.md).  Not where the user chose either
@@ -264,7 +291,9 @@ ofs_status_t ofi_info_choose(void)
                       ofs_g.params.OFI_MR_MODE);
         return OFS_ERR_INVAL;
     }
-    /* ask for delivery completion (quiet means visible at the target); fall back */
+    /* ask for delivery completion (quiet means visible at the target); fall back.  The
+     * first fi_getinfo loads the providers: without their scan of /proc/kallsyms */
+    ofi_kallsyms_hide(1);
     for (int delivery = 1; delivery >= 0; delivery--) {
         h = ofi_hints(prov, delivery);
         if (!h)
@@ -279,6 +308,7 @@ ofs_status_t ofi_info_choose(void)
         }
         res = NULL;
     }
+    ofi_kallsyms_hide(0);
     if (!res) {
         ofi_list_providers(prov && *prov ? prov : "(any)");
         return OFS_ERR_NOT_FOUND;

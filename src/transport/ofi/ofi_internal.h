@@ -8,7 +8,9 @@
  * ofi_amo.c, ofi_signal.c and ofi_progress.c call ofi_ctx and read ofi_g.caps,
  * never each other (put-with-signal reaches puts and atomics through ofi_g.ops);
  * ofi_mr.c registers memory, ofi_limits.c watches the open-file limit, ofi_print.c
- * prints the SHMEM_INFO lines, ofi_setup.c opens and closes the rest.
+ * prints the SHMEM_INFO lines, ofi_kallsyms.c keeps libfabric's providers from
+ * scanning /proc/kallsyms as they load (its fopen is libsma.so's only), ofi_setup.c
+ * opens and closes the rest.
  */
 #ifndef OFS_OFI_INTERNAL_H
 #define OFS_OFI_INTERNAL_H
@@ -60,6 +62,10 @@ size_t ofi_chunk_count(size_t len, const struct ofi_thresh *t) OFS_HIDDEN;
 /* what ofishmem sets it to when the user has not: 16 KiB of data and the header */
 #define OFI_RXM_EAGER_SET 16416
 _Static_assert(OFI_RXM_EAGER_SET == OFI_RXM_EAGER_DEFAULT + OFI_SIG_HDR, "rxm eager size");
+/* ... and on a crowded node (every PE on it, more than OFI_RXM_CROWDED_PER_CPU per
+ * CPU): 4 KiB of data and the header (ofi_info.c) */
+#define OFI_RXM_EAGER_SET_CROWDED 4128
+#define OFI_RXM_CROWDED_PER_CPU 4
 /* FI_OFI_RXM_MSG_RX_SIZE ofishmem sets when the user has set neither it nor
  * FI_OFI_RXM_USE_SRX (see ofi_info.c) */
 #define OFI_RXM_MSG_RX_SET 1024
@@ -225,6 +231,12 @@ void ofi_fatal_call(const char *call, ssize_t ret, const char *fmt, ...) OFS_PRI
     OFS_NORETURN OFS_HIDDEN;
 /* Setup error: one line naming the call; the status it maps to. */
 ofs_status_t ofi_err(const char *call, int ret) OFS_HIDDEN;
+
+/* ---- ofi_kallsyms.c's fopen, switched by ofi_info.c ---- */
+/* While on, this thread's fopen of /proc/kallsyms fails (ENOENT): around the first
+ * fi_getinfo, where libfabric's providers load (unless SHMEM_OFI_KERNEL_SYMBOLS=1). */
+void ofi_kallsyms_hide(int on) OFS_HIDDEN;
+extern _Thread_local int ofi_kallsyms_hidden OFS_HIDDEN;
 
 /* ---- ofi_info.c: the provider and its caps ---- */
 ofs_status_t ofi_info_choose(void) OFS_HIDDEN;

@@ -1,0 +1,60 @@
+/*
+ * libfabric initialises every provider built into it inside the process's first
+ * fi_getinfo, whatever provider is asked for; 1.17's verbs provider then reads all of
+ * /proc/kallsyms (some 10 MB, about 0.1 s of kernel CPU per process) looking for the
+ * kernel's peer-memory and dma-buf registration entry points.  This file defines fopen
+ * so that, on the thread making that call and only while ofi_info.c makes it
+ * (ofi_kallsyms_hide), opening that one file fails as if it did not exist; every other
+ * fopen goes straight to the C library's.  SHMEM_OFI_KERNEL_SYMBOLS=1 turns it off.
+ * Figures: docs/performance.md, "Start-up".
+ *
+ * Only the shared library defines it (libtool defines PIC for its objects; this file is
+ * libsma's own source, not its convenience library's, whose objects are PIC in libsma.a
+ * too): a program linked with libsma.a keeps the C library's fopen.  It takes effect
+ * where the program is linked with libsma.so (libsma comes before libc in the lookup
+ * order); where a program dlopens libsma, libc was found first and nothing changes.
+ */
+#define _GNU_SOURCE
+#include "ofi_internal.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifdef PIC
+
+typedef FILE *ofi_fopen_fn(const char *, const char *);
+
+/* The next fopen after ours (the C library's), looked up once: two threads racing
+ * here store the same pointer. */
+static ofi_fopen_fn *ofi_fopen_next(void)
+{
+    static ofi_fopen_fn *next;
+    ofi_fopen_fn *f = __atomic_load_n(&next, __ATOMIC_ACQUIRE);
+
+    if (!f) {
+        f = (ofi_fopen_fn *)dlsym(RTLD_NEXT, "fopen");
+        __atomic_store_n(&next, f, __ATOMIC_RELEASE);
+    }
+    return f;
+}
+
+OFS_API FILE *fopen(const char *path, const char *mode)
+{
+    ofi_fopen_fn *next;
+
+    /* safe: ofishmem never registers device (FI_HMEM/dma-buf) memory, what the scan is for */
+    if (ofi_kallsyms_hidden && path && strcmp(path, "/proc/kallsyms") == 0) {
+        errno = ENOENT;
+        return NULL;
+    }
+    next = ofi_fopen_next();
+    if (!next) {
+        errno = ENOSYS;
+        return NULL;
+    }
+    return next(path, mode);
+}
+
+#endif
