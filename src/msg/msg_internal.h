@@ -29,12 +29,19 @@
 #define MSG_CMA_MIN 65536    /* docs/messages.md: private messages from this size go by CMA */
 #define MSG_RING_AUTO_MAX (4 * (MSG_EAGER_AUTO + MSG_HDR)) /* auto ring per source: most */
 #define MSG_RING_MIN 256
+#define MSG_CLEAN_AHEAD 8192 /* mapped rings: lines the sender zeroes ahead of its records */
 
 #define MSG_RING_BUDGET (2UL << 20) /* auto sizes: rings of all sources, bytes per PE */
 
 /* MSG_FRAG_CMA: a rendezvous of a private buffer that the receiver reads from the
  * sender's memory with process_vm_readv (same node, docs/messages.md) */
 enum { MSG_FRAG_EAGER = 1, MSG_FRAG_RDV = 2, MSG_FRAG_WRAP = 3, MSG_FRAG_CMA = 4 };
+#define MSG_KIND(k) ((k) & 0xffu)
+/* kind flags: MSG_F_NEXT0: the sender zeroed the next record's seq word before this
+ * record's seq (the receiver need not clear the lines it read); MSG_F_RESEND: a staged
+ * piece of a message whose CMA read failed (rseg_off..pid: see msg_hdr) */
+#define MSG_F_NEXT0 0x100u
+#define MSG_F_RESEND 0x200u
 
 struct msg_hdr {
     uint64_t seq; /* the signal: k + 1 for the k-th record from this source */
@@ -44,7 +51,8 @@ struct msg_hdr {
     uint64_t frag_off, frag_len; /* this piece */
     uint64_t rseg_off;           /* rendezvous: the sender's (segment << 56) | offset */
     uint32_t rdv_id, rdv_gen;
-    uint64_t pid; /* MSG_FRAG_CMA: the sender's pid (rseg_off: its buffer's address) */
+    uint64_t pid; /* MSG_FRAG_CMA: the sender's pid (rseg_off: its buffer's address);
+                   * MSG_F_RESEND: the failed CMA record's (rdv_id << 32) | rdv_gen */
 };
 _Static_assert(sizeof(struct msg_hdr) == MSG_HDR, "slot header is 64 bytes");
 
@@ -82,6 +90,9 @@ struct msg_state {
     int stage_seg;
     size_t stage_off;
     uint64_t *head, *cred_sent, *sent;   /* [pe] byte positions: read, credited, written */
+    uint64_t *hoff;                      /* [src] head % rbytes */
+    uint64_t *clean;                     /* [dest] mapped rings: the first word of every
+                                          * line from sent to here is 0 (msg_post_rec) */
     uint64_t *nrd, *nwr;                 /* [pe] records read from, written to */
     struct msg_in **cur;                 /* [src] message whose pieces are arriving */
     char **pring;                        /* [pe] this PE's ring at pe where mapped, else NULL */

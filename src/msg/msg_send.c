@@ -10,18 +10,51 @@
 
 /* ---- sending ---- */
 
-static void msg_post_rec(int pe, uint64_t pos, struct msg_hdr *h, const void *payload, size_t plen)
+/* Zero the first word of the lines of pe's mapped ring from clean[pe] to end (absolute
+ * byte positions, all within the room the receiver has given back). */
+static void msg_clean_to(int pe, uint64_t end)
+{
+    char *base = msg_g.pring[pe];
+    uint64_t c = msg_g.clean[pe];
+
+    for (size_t off = (size_t)(c % msg_g.rbytes); c < end; c += 64) {
+        __atomic_store_n((uint64_t *)(base + off), 0, __ATOMIC_RELAXED);
+        off = off + 64 == msg_g.rbytes ? 0 : off + 64;
+    }
+    msg_g.clean[pe] = c;
+}
+
+/* Write the k-th record for pe at pos (len bytes of ring).  Where pe's ring is mapped the
+ * receiver only reads it (MSG_F_NEXT0): the sender keeps the first word of every line
+ * ahead of its records zero (clean[pe]), so that the seq word of the next record's place
+ * is 0 when this record is published, whatever an earlier lap left there.  It zeroes
+ * MSG_CLEAN_AHEAD bytes ahead after publishing, while the receiver reads (a ping-pong
+ * waits then anyway), which also brings those lines to this PE's cache for the next
+ * record's copy; the receiver's clearing pass it replaces was a store to every line the
+ * sender then fetched back (docs/messages.md).  Through the fabric the receiver still
+ * clears, as the next place is not always contiguous with the record. */
+static void msg_post_rec(int pe, uint64_t pos, size_t len, struct msg_hdr *h, const void *payload,
+                         size_t plen)
 {
     uint64_t k = msg_g.nwr[pe]++;
+    size_t off = (size_t)(pos % msg_g.rbytes);
     struct msg_hdr *dst = msg_rec(msg_g.me, pos);
-    struct msg_hdr *p =
-        msg_g.pring[pe] ? (struct msg_hdr *)(msg_g.pring[pe] + (size_t)(pos % msg_g.rbytes)) : NULL;
 
-    if (p) {
+    if (msg_g.pring[pe]) {
+        char *base = msg_g.pring[pe];
+        struct msg_hdr *p = (struct msg_hdr *)(base + off);
+        uint64_t room = __atomic_load_n(&msg_g.credit[pe], __ATOMIC_ACQUIRE) + msg_g.rbytes;
+        uint64_t ahead = pos + len + MSG_CLEAN_AHEAD;
+
+        if (msg_g.clean[pe] < pos + len)
+            msg_g.clean[pe] = pos + len; /* the record covers the lines before */
+        msg_clean_to(pe, pos + len + 64); /* the next seq word (room: msg_post) */
+        h->kind |= MSG_F_NEXT0;
         memcpy((char *)p + 8, (char *)h + 8, MSG_HDR - 8);
         if (plen)
             memcpy((char *)p + MSG_HDR, payload, plen);
         __atomic_store_n(&p->seq, k + 1, __ATOMIC_RELEASE);
+        msg_clean_to(pe, ahead < room ? ahead : room);
         return;
     }
     memcpy(msg_g.scratch, h, MSG_HDR);
@@ -32,21 +65,23 @@ static void msg_post_rec(int pe, uint64_t pos, struct msg_hdr *h, const void *pa
 }
 
 /* Post one piece to pe's ring if its room allows (a wrap record first when the piece
- * does not fit before the end of the ring); 0 when the ring is full. */
+ * does not fit before the end of the ring); 0 when the ring is full.  The room counts
+ * one line more than the records: the next record's seq word, zeroed by msg_post_rec. */
 static int msg_post(int pe, struct msg_hdr *h, const void *payload, size_t plen)
 {
     uint64_t pos = msg_g.sent[pe];
     size_t len = msg_rec_bytes(plen), left = msg_g.rbytes - (size_t)(pos % msg_g.rbytes);
     size_t wrap = left < len ? left : 0;
 
-    if (pos + wrap + len - __atomic_load_n(&msg_g.credit[pe], __ATOMIC_ACQUIRE) > msg_g.rbytes)
+    if (pos + wrap + len + MSG_HDR - __atomic_load_n(&msg_g.credit[pe], __ATOMIC_ACQUIRE) >
+        msg_g.rbytes)
         return 0;
     if (wrap) {
         struct msg_hdr w = { .kind = MSG_FRAG_WRAP };
-        msg_post_rec(pe, pos, &w, NULL, 0);
+        msg_post_rec(pe, pos, wrap, &w, NULL, 0);
         pos += wrap;
     }
-    msg_post_rec(pe, pos, h, payload, plen);
+    msg_post_rec(pe, pos, len, h, payload, plen);
     msg_g.sent[pe] = pos + len;
     return 1;
 }
@@ -141,9 +176,9 @@ static int msg_send_advance(struct msg_req *r)
             r->all_posted = 1;
             break;
         }
-        if (msg_g.sent[pe] + 2 * MSG_HDR - __atomic_load_n(&msg_g.credit[pe], __ATOMIC_ACQUIRE) >
+        if (msg_g.sent[pe] + 3 * MSG_HDR - __atomic_load_n(&msg_g.credit[pe], __ATOMIC_ACQUIRE) >
             msg_g.rbytes)
-            return 0; /* room for the piece's record (and a wrap) before staging it */
+            return 0; /* room for the piece's record (a wrap, the next seq) before staging */
         h.kind = MSG_FRAG_RDV;
         if (msg_g.rdv_used == MSG_RDV_MAX)
             return 0;
