@@ -36,7 +36,7 @@
 /* MSG_FRAG_CMA: a rendezvous of a private buffer that the receiver reads from the
  * sender's memory with process_vm_readv (same node, docs/messages.md) */
 enum { MSG_FRAG_EAGER = 1, MSG_FRAG_RDV = 2, MSG_FRAG_WRAP = 3, MSG_FRAG_CMA = 4 };
-#define MSG_KIND(k) ((k) & 0xffu)
+#define MSG_KIND(k) ((k)&0xffu)
 /* kind flags: MSG_F_NEXT0: the sender zeroed the next record's seq word before this
  * record's seq (the receiver need not clear the lines it read); MSG_F_RESEND: a staged
  * piece of a message whose CMA read failed (rseg_off..pid: see msg_hdr) */

@@ -47,7 +47,7 @@ static void msg_post_rec(int pe, uint64_t pos, size_t len, struct msg_hdr *h, co
         uint64_t ahead = pos + len + MSG_CLEAN_AHEAD;
 
         if (msg_g.clean[pe] < pos + len)
-            msg_g.clean[pe] = pos + len; /* the record covers the lines before */
+            msg_g.clean[pe] = pos + len;  /* the record covers the lines before */
         msg_clean_to(pe, pos + len + 64); /* the next seq word (room: msg_post) */
         h->kind |= MSG_F_NEXT0;
         memcpy((char *)p + 8, (char *)h + 8, MSG_HDR - 8);

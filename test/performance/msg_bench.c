@@ -243,7 +243,8 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "lat") || !strcmp(argv[i], "bw") || !strcmp(argv[i], "rate"))
             only = argv[i];
         else {
-            fprintf(stderr, "usage: %s [lat|bw|rate] [--sym] [--max BYTES] [--iters N] [--reps R]\n",
+            fprintf(stderr,
+                    "usage: %s [lat|bw|rate] [--sym] [--max BYTES] [--iters N] [--reps R]\n",
                     argv[0]);
             return 2;
         }
