@@ -21,6 +21,7 @@
  */
 #include "msg_internal.h"
 
+#include <errno.h>
 #include <unistd.h>
 
 struct msg_state msg_g = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
@@ -180,7 +181,17 @@ void msg_fini(void)
     if (!msg_g.on)
         return;
     msg_g.on = 0;
-    /* what nobody received is dropped (the symmetric blocks go with the heap) */
+    /* what nobody received is dropped (the symmetric blocks go with the heap); a
+     * message waiting to be sent again is on the unexpected list unless a receive took
+     * it (first: the unexpected ones are freed below) */
+    for (m = msg_g.resend; m; m = nx) {
+        nx = m->rnext;
+        if (m->req) {
+            free(m->pend);
+            free(m);
+        }
+    }
+    msg_g.resend = NULL;
     for (m = msg_g.unx_head; m; m = nx) {
         nx = m->next;
         if (m->owned)
@@ -262,6 +273,39 @@ static void msg_in_complete(struct msg_in *m)
     free(m);
 }
 
+/* The kernel refused to read m's data from its sender by CMA although the probe had
+ * passed (the buffer unmapped or protected, a ptrace policy changed, ...): no more CMA
+ * from that PE, and the sender stages the message instead: m waits on the resend list
+ * for pieces that name this record (msg_piece_arrive). */
+static void msg_cma_failed(struct msg_in *m, const struct msg_hdr *h)
+{
+    ofs_log_debug("messages: CMA read of %llu bytes from PE %d (pid %llu) failed: %s; the "
+                  "message comes staged",
+                  (unsigned long long)h->frag_len, m->src, (unsigned long long)h->pid,
+                  strerror(errno));
+    __atomic_store_n(&msg_g.cma_word[2 + m->src], 2, __ATOMIC_RELEASE);
+    m->rkey = ((uint64_t)h->rdv_id << 32) | h->rdv_gen;
+    m->rnext = msg_g.resend;
+    msg_g.resend = m;
+    msg_word_set(&msg_g.fin[h->rdv_id], h->rdv_gen | MSG_FIN_NACK, m->src);
+}
+
+/* The message of a staged piece sent again after a failed CMA read (taken off the
+ * resend list with its last piece). */
+static struct msg_in *msg_resend_find(int src, const struct msg_hdr *h)
+{
+    struct msg_in **pp, *m;
+
+    for (pp = &msg_g.resend; (m = *pp); pp = &m->rnext)
+        if (m->src == src && m->rkey == h->pid) {
+            if (m->landed + h->frag_len >= m->len)
+                *pp = m->rnext;
+            return m;
+        }
+    ofs_fatal(1, "messages: internal: a piece sent again by PE %d for no message", src);
+    return NULL;
+}
+
 /* Put one piece where m's data goes: the part that fits in its buffer (a truncated
  * receive drops the rest), then tell a rendezvous sender its piece is free. */
 static void msg_piece_land(struct msg_in *m, const struct msg_hdr *h, const void *payload)
@@ -274,8 +318,10 @@ static void msg_piece_land(struct msg_in *m, const struct msg_hdr *h, const void
         if (fit)
             memcpy(m->buf + off, payload, fit);
     } else if (MSG_KIND(h->kind) == MSG_FRAG_CMA) {
-        if (fit)
-            msg_cma_read(m->buf + off, h->pid, h->rseg_off + off, fit);
+        if (fit && msg_cma_read(m->buf + off, h->pid, h->rseg_off + off, fit) != 0) {
+            msg_cma_failed(m, h);
+            return;
+        }
         msg_word_set(&msg_g.fin[h->rdv_id], h->rdv_gen, m->src);
     } else {
         if (fit)
@@ -329,6 +375,10 @@ static void msg_piece_arrive(int src, const struct msg_hdr *h)
     const void *payload = (const char *)h + MSG_HDR;
     struct msg_in *m;
 
+    if (OFS_UNLIKELY(h->kind & MSG_F_RESEND)) {
+        msg_piece_land(msg_resend_find(src, h), h, NULL);
+        return;
+    }
     if (h->frag_off == 0) {
         struct msg_req *r = msg_posted_take(src, h->tag);
         if (r && MSG_KIND(h->kind) == MSG_FRAG_EAGER) {

@@ -58,7 +58,9 @@ _Static_assert(sizeof(struct msg_hdr) == MSG_HDR, "slot header is 64 bytes");
 
 /* A message that has arrived (at least its first piece). */
 struct msg_in {
-    struct msg_in *next; /* unexpected list */
+    struct msg_in *next;  /* unexpected list */
+    struct msg_in *rnext; /* resend list: its CMA read failed, staged pieces follow */
+    uint64_t rkey;        /* ... identified by the CMA record's (rdv_id << 32) | rdv_gen */
     int src, tag;
     size_t len;
     size_t landed; /* bytes of its pieces landed (in buf, or cut off) */
@@ -106,12 +108,13 @@ struct msg_state {
     uint32_t rdv_gen;
 
     /* CMA (single-copy rendezvous of private buffers between PEs of one node) */
-    uint64_t *cma_word;  /* symmetric: [0] this PE's pid, [1] the address of [0] here,
+    uint64_t *cma_word;    /* symmetric: [0] this PE's pid, [1] the address of [0] here,
                          * [2 + src] 1 when this PE reads src's memory by CMA, 2 when not */
-    int8_t *cma_to;      /* [dest] 1: CMA to dest, -1: staged, 0: not known yet */
-    uint8_t *cma_probed; /* [src] this PE has tried reading src */
-    size_t cma_min;      /* private messages from this many bytes go by CMA */
-    int cma_use;         /* SHMEM_MSG_CMA resolved: this PE reads and offers CMA */
+    int8_t *cma_to;        /* [dest] 1: CMA to dest, -1: staged, 0: not known yet */
+    uint8_t *cma_probed;   /* [src] this PE has tried reading src */
+    size_t cma_min;        /* private messages from this many bytes go by CMA */
+    int cma_use;           /* SHMEM_MSG_CMA resolved: this PE reads and offers CMA */
+    struct msg_in *resend; /* messages whose CMA read failed, waiting for staged pieces */
 
     char *scratch;
     struct ofs_htab reqs;
@@ -158,8 +161,11 @@ static inline void *msg_alloc(size_t n)
 void msg_sends_advance(void) OFS_HIDDEN;
 void msg_fin_poll(void) OFS_HIDDEN;
 /* msg_send.c: try reading src's memory by CMA once, publish the verdict for src; read n
- * bytes at addr in process pid into dst (a fatal error when the kernel refuses). */
+ * bytes at addr in process pid into dst (0, or -1 with errno when the kernel refuses:
+ * the receiver then asks the sender to stage the message, MSG_FIN_NACK). */
 void msg_cma_probe(int src) OFS_HIDDEN;
-void msg_cma_read(void *dst, uint64_t pid, uint64_t addr, size_t n) OFS_HIDDEN;
+int msg_cma_read(void *dst, uint64_t pid, uint64_t addr, size_t n) OFS_HIDDEN;
+/* A fin word that says the receiver could not read the piece by CMA: gen | this bit. */
+#define MSG_FIN_NACK (1ULL << 32)
 
 #endif

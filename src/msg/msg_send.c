@@ -124,18 +124,21 @@ void msg_cma_probe(int src)
     __atomic_store_n(&msg_g.cma_word[2 + src], ok, __ATOMIC_RELEASE);
 }
 
-void msg_cma_read(void *dst, uint64_t pid, uint64_t addr, size_t n)
+int msg_cma_read(void *dst, uint64_t pid, uint64_t addr, size_t n)
 {
     while (n) {
         struct iovec l = { dst, n }, r = { (void *)(uintptr_t)addr, n };
         ssize_t got = process_vm_readv((pid_t)pid, &l, 1, &r, 1, 0);
-        if (got <= 0)
-            ofs_fatal(1, "messages: process_vm_readv of %zu bytes from pid %llu failed: %s", n,
-                      (unsigned long long)pid, strerror(errno));
+        if (got <= 0) {
+            if (got == 0)
+                errno = EFAULT;
+            return -1;
+        }
         dst = (char *)dst + got;
         addr += (uint64_t)got;
         n -= (size_t)got;
     }
+    return 0;
 }
 
 /* Does pe read this PE's private buffers by CMA?  Its verdict on us, once it has
@@ -202,6 +205,10 @@ static int msg_send_advance(struct msg_req *r)
             ofs_fatal(1, "messages: internal: no rendezvous id free");
         h.rdv_id = (uint32_t)id;
         h.rdv_gen = msg_g.rdv[id].gen;
+        if (r->resend) {
+            h.kind |= MSG_F_RESEND;
+            h.pid = r->resend;
+        }
         if (!st) {
             h.frag_len = r->len;
             h.rseg_off = ((uint64_t)r->seg << 56) | r->seg_off;
@@ -236,17 +243,50 @@ void msg_sends_advance(void)
     }
 }
 
+/* Queue r behind the other sends to its destination. */
+static void msg_sq_append(struct msg_req *r)
+{
+    int pe = r->pe;
+
+    r->next = NULL;
+    if (msg_g.sq_tail[pe])
+        msg_g.sq_tail[pe]->next = r;
+    else {
+        msg_g.sq_head[pe] = r;
+        msg_g.sq_active++;
+    }
+    msg_g.sq_tail[pe] = r;
+}
+
+/* The receiver could not read r's buffer by CMA (id, gen): send it again, staged, as
+ * pieces that name the failed record (MSG_F_RESEND), and no more CMA to that PE. */
+static void msg_cma_nack(struct msg_req *r, int id, uint32_t gen)
+{
+    msg_g.cma_to[r->pe] = -1;
+    r->cma = 0;
+    r->posted = 0;
+    r->all_posted = 0;
+    r->resend = ((uint64_t)id << 32) | gen;
+    msg_sq_append(r);
+}
+
 void msg_fin_poll(void)
 {
     for (int i = 0; i < MSG_RDV_MAX && msg_g.rdv_used; i++) {
         struct msg_rdv *d = &msg_g.rdv[i];
-        if (d->used && __atomic_load_n(&msg_g.fin[i], __ATOMIC_ACQUIRE) == d->gen) {
+        uint64_t f;
+        if (d->used && ((f = __atomic_load_n(&msg_g.fin[i], __ATOMIC_ACQUIRE)) == d->gen ||
+                        f == (d->gen | MSG_FIN_NACK))) {
             struct msg_req *r = d->req;
             if (d->stage)
                 heap_allocator_free(msg_g.stage_a, d->stage);
             d->used = 0;
             msg_g.rdv_used--;
-            if (r && --r->fins == 0 && r->all_posted)
+            if (r)
+                r->fins--;
+            if (f != d->gen && r)
+                msg_cma_nack(r, i, d->gen);
+            else if (r && r->fins == 0 && r->all_posted)
                 r->done = 1;
         }
     }
@@ -271,14 +311,7 @@ void msg_send_start(struct msg_req *r, int pe, int tag, const void *buf, size_t 
     }
     r->cma = r->seg < 0 && zcopy && len >= msg_g.cma_min;
     pthread_mutex_lock(&msg_g.lock);
-    if (msg_g.sq_head[pe] || !msg_send_advance(r)) {
-        if (msg_g.sq_tail[pe])
-            msg_g.sq_tail[pe]->next = r;
-        else {
-            msg_g.sq_head[pe] = r;
-            msg_g.sq_active++;
-        }
-        msg_g.sq_tail[pe] = r;
-    }
+    if (msg_g.sq_head[pe] || !msg_send_advance(r))
+        msg_sq_append(r);
     pthread_mutex_unlock(&msg_g.lock);
 }
