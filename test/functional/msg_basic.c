@@ -14,6 +14,7 @@
  *             process_vm_readv fails after the probe passed; the message must come
  *             staged (the sender's copy faults, the handler makes the memory readable
  *             again, during the wait): unexpected and truncated one way, posted the other
+ *             with a staged message sent behind it
  * Sizes are read from SHMEM_MSG_EAGER_SIZE / SHMEM_MSG_STAGE_SIZE when set.
  */
 #define _GNU_SOURCE /* process_vm_readv */
@@ -350,6 +351,10 @@ static void mode_cmafail(void)
                 mprotect(a, maplen, PROT_NONE);
                 shmemx_isend(peer, 21, a, len, &h);
                 in_wait = 1;
+                if (dir == 1) { /* pieces of another message around the ones sent again */
+                    fill(b, len, me, 24);
+                    shmemx_send(peer, 24, b, len);
+                }
                 CHECK(shmemx_msg_wait(&h, NULL) == 0);
                 in_wait = 0;
                 /* copied by the library after the isend returned: after a refused read */
@@ -360,10 +365,14 @@ static void mode_cmafail(void)
                 memset(b, 0xee, len);
                 CHECK(shmemx_recv(peer, 21, b, len / 2, &st) == SHMEMX_MSG_TRUNCATED &&
                       st.length == len && good(b, len / 2, peer, dir) && b[len / 2] == 0xee);
-            } else { /* posted */
+            } else { /* posted, and a staged message sent behind it */
+                unsigned char *c = malloc(len);
+                CHECK(c != NULL);
                 shmemx_irecv(peer, 21, b, len, &h);
                 shmemx_send(peer, 22, NULL, 0);
+                CHECK(shmemx_recv(peer, 24, c, len, &st) == 0 && good(c, len, peer, 24));
                 CHECK(shmemx_msg_wait(&h, &st) == 0 && st.length == len && good(b, len, peer, dir));
+                free(c);
             }
         }
         /* CMA is off between the pair now: a long isend is staged, and still arrives */
