@@ -7,12 +7,13 @@
 # per figure, in how many rounds the ratio of that round met issue 28's target
 # (latency <= 1.2x MPI's, bandwidth and rate >= MPI's).
 # usage: scripts/bench-msg.sh [-r ROUNDS] [-n RATE_PES] [--sym] [--max BYTES] [--bind]
-#                             [--only lat|bw|rate] [--reps R] [--iters N]
+#                             [--only lat|bw|rate] [--reps R] [--iters N] [--keep DIR]
 # --bind: one core per PE in lat and bw (--bind-to core on both launchers).
 # --reps, --iters: passed to msg_bench (each size timed R times, the best kept; N steps).
+# --keep: leave the per-round figures in DIR/shm and DIR/mpi ("round test bytes value").
 # Environment for the shmemx side: SHMEM_* as usual (e.g. SHMEM_MSG_EAGER_SIZE).
 set -u
-rounds=5 npes_rate=4 sym="" max=$((4 << 20)) bind="" only="lat bw rate" extra=""
+rounds=5 npes_rate=4 sym="" max=$((4 << 20)) bind="" only="lat bw rate" extra="" keep=""
 while [ $# -gt 0 ]; do
     case "$1" in
         -r) rounds=$2; shift ;;
@@ -22,6 +23,7 @@ while [ $# -gt 0 ]; do
         --bind) bind="--bind-to core" ;;
         --only) only=$2; shift ;;
         --reps|--iters) extra="$extra $1 $2"; shift ;;
+        --keep) keep=$2; shift ;;
         -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
         *) echo "bench-msg: unknown argument $1" >&2; exit 2 ;;
     esac
@@ -67,6 +69,7 @@ for r in $(seq "$rounds"); do
     fi
 done
 touch "$tmp/shm" "$tmp/mpi"
+[ -n "$keep" ] && mkdir -p "$keep" && cp "$tmp/shm" "$tmp/mpi" "$keep/"
 awk -v rounds="$rounds" '
 FNR == 1 { side = (FILENAME ~ /shm$/) ? "s" : "m" }
 $2 == "lat" || $2 == "bw" || $2 == "rate" {
