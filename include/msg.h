@@ -32,10 +32,11 @@ struct msg_req {
     size_t len;    /* send: bytes; receive: capacity */
     size_t posted; /* send: bytes handed to the destination's ring */
     int all_posted;
-    int fins;       /* send: rendezvous pieces the receiver has not pulled yet */
-    int seg;        /* send: the buffer's symmetric segment, or -1 (private) */
-    size_t seg_off; /* ... and its offset there */
-    int cma;        /* send: a private buffer the receiver may read by CMA (same node) */
+    int fins;        /* send: rendezvous pieces the receiver has not pulled yet */
+    int seg;         /* send: the buffer's symmetric segment, or -1 (private) */
+    size_t seg_off;  /* ... and its offset there */
+    int cma;         /* send: a private buffer the receiver may read by CMA (same node) */
+    uint64_t resend; /* send: staged again after a failed CMA read: that record's id, gen */
     struct msg_req *next;
     int st_source, st_tag; /* receive: what arrived */
     size_t st_len;

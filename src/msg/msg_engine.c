@@ -21,6 +21,7 @@
  */
 #include "msg_internal.h"
 
+#include <errno.h>
 #include <unistd.h>
 
 struct msg_state msg_g = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
@@ -132,7 +133,7 @@ ofs_status_t msg_init(void)
     }
     msg_g.stage_seg = heap_seg_of(msg_g.stage, msg_g.stage_len, &msg_g.stage_off);
     msg_g.stage_a = heap_allocator_create(msg_g.stage, msg_g.stage_len);
-    msg_g.head = calloc(n * 5, sizeof(uint64_t));
+    msg_g.head = calloc(n * 7, sizeof(uint64_t));
     msg_g.cur = calloc(n, sizeof(*msg_g.cur));
     msg_g.pring = calloc(n, sizeof(*msg_g.pring));
     msg_g.sq_head = calloc(n * 2, sizeof(*msg_g.sq_head));
@@ -148,6 +149,8 @@ ofs_status_t msg_init(void)
     msg_g.sent = msg_g.head + 2 * n;
     msg_g.nrd = msg_g.head + 3 * n;
     msg_g.nwr = msg_g.head + 4 * n;
+    msg_g.hoff = msg_g.head + 5 * n;
+    msg_g.clean = msg_g.head + 6 * n;
     msg_g.sq_tail = msg_g.sq_head + n;
     msg_g.cma_probed = (uint8_t *)msg_g.cma_to + n;
     msg_g.cma_min = MSG_CMA_MIN;
@@ -162,8 +165,10 @@ ofs_status_t msg_init(void)
     msg_g.cma_word[0] = (uint64_t)getpid();
     msg_g.cma_word[1] = (uint64_t)(uintptr_t)msg_g.cma_word;
     /* the route is fixed at init: look the mapped rings up once, not per message */
-    for (int pe = 0; pe < msg_g.n; pe++)
+    for (int pe = 0; pe < msg_g.n; pe++) {
         msg_g.pring[pe] = comm_ptr(msg_rec(msg_g.me, 0), pe);
+        msg_g.clean[pe] = msg_g.rbytes; /* the first lap is zero */
+    }
     msg_prefault();
     msg_g.on = 1;
     return OFS_OK;
@@ -176,7 +181,17 @@ void msg_fini(void)
     if (!msg_g.on)
         return;
     msg_g.on = 0;
-    /* what nobody received is dropped (the symmetric blocks go with the heap) */
+    /* what nobody received is dropped (the symmetric blocks go with the heap); a
+     * message waiting to be sent again is on the unexpected list unless a receive took
+     * it (first: the unexpected ones are freed below) */
+    for (m = msg_g.resend; m; m = nx) {
+        nx = m->rnext;
+        if (m->req) {
+            free(m->pend);
+            free(m);
+        }
+    }
+    msg_g.resend = NULL;
     for (m = msg_g.unx_head; m; m = nx) {
         nx = m->next;
         if (m->owned)
@@ -226,13 +241,13 @@ static int msg_match(int want_src, int want_tag, int src, int tag)
     return (want_src == MSG_ANY || want_src == src) && (want_tag == MSG_ANY || want_tag == tag);
 }
 
-static void msg_req_finish(struct msg_req *r, const struct msg_in *m)
+static void msg_req_finish(struct msg_req *r, int src, int tag, size_t len)
 {
-    r->st_source = m->src;
-    r->st_tag = m->tag;
-    r->st_len = m->len;
-    r->err = m->len > r->len ? MSG_ERR_TRUNCATE : 0;
-    OFS_STATS_MSG(OFS_STATS_RECV, m->len);
+    r->st_source = src;
+    r->st_tag = tag;
+    r->st_len = len;
+    r->err = len > r->len ? MSG_ERR_TRUNCATE : 0;
+    OFS_STATS_MSG(OFS_STATS_RECV, len);
     r->done = 1;
 }
 
@@ -253,9 +268,42 @@ static void msg_in_complete(struct msg_in *m)
             memcpy(r->buf, m->buf, n);
         free(m->buf);
     }
-    msg_req_finish(r, m);
+    msg_req_finish(r, m->src, m->tag, m->len);
     free(m->pend);
     free(m);
+}
+
+/* The kernel refused to read m's data from its sender by CMA although the probe had
+ * passed (the buffer unmapped or protected, a ptrace policy changed, ...): no more CMA
+ * from that PE, and the sender stages the message instead: m waits on the resend list
+ * for pieces that name this record (msg_piece_arrive). */
+static void msg_cma_failed(struct msg_in *m, const struct msg_hdr *h)
+{
+    ofs_log_debug("messages: CMA read of %llu bytes from PE %d (pid %llu) failed: %s; the "
+                  "message comes staged",
+                  (unsigned long long)h->frag_len, m->src, (unsigned long long)h->pid,
+                  strerror(errno));
+    __atomic_store_n(&msg_g.cma_word[2 + m->src], 2, __ATOMIC_RELEASE);
+    m->rkey = ((uint64_t)h->rdv_id << 32) | h->rdv_gen;
+    m->rnext = msg_g.resend;
+    msg_g.resend = m;
+    msg_word_set(&msg_g.fin[h->rdv_id], h->rdv_gen | MSG_FIN_NACK, m->src);
+}
+
+/* The message of a staged piece sent again after a failed CMA read (taken off the
+ * resend list with its last piece). */
+static struct msg_in *msg_resend_find(int src, const struct msg_hdr *h)
+{
+    struct msg_in **pp, *m;
+
+    for (pp = &msg_g.resend; (m = *pp); pp = &m->rnext)
+        if (m->src == src && m->rkey == h->pid) {
+            if (m->landed + h->frag_len >= m->len)
+                *pp = m->rnext;
+            return m;
+        }
+    ofs_fatal(1, "messages: internal: a piece sent again by PE %d for no message", src);
+    return NULL;
 }
 
 /* Put one piece where m's data goes: the part that fits in its buffer (a truncated
@@ -266,12 +314,14 @@ static void msg_piece_land(struct msg_in *m, const struct msg_hdr *h, const void
 
     if (off < m->cap)
         fit = n < m->cap - off ? n : m->cap - off;
-    if (h->kind == MSG_FRAG_EAGER) {
+    if (MSG_KIND(h->kind) == MSG_FRAG_EAGER) {
         if (fit)
             memcpy(m->buf + off, payload, fit);
-    } else if (h->kind == MSG_FRAG_CMA) {
-        if (fit)
-            msg_cma_read(m->buf + off, h->pid, h->rseg_off + off, fit);
+    } else if (MSG_KIND(h->kind) == MSG_FRAG_CMA) {
+        if (fit && msg_cma_read(m->buf + off, h->pid, h->rseg_off + off, fit) != 0) {
+            msg_cma_failed(m, h);
+            return;
+        }
         msg_word_set(&msg_g.fin[h->rdv_id], h->rdv_gen, m->src);
     } else {
         if (fit)
@@ -325,8 +375,21 @@ static void msg_piece_arrive(int src, const struct msg_hdr *h)
     const void *payload = (const char *)h + MSG_HDR;
     struct msg_in *m;
 
+    if (OFS_UNLIKELY(h->kind & MSG_F_RESEND)) {
+        msg_piece_land(msg_resend_find(src, h), h, NULL);
+        return;
+    }
     if (h->frag_off == 0) {
         struct msg_req *r = msg_posted_take(src, h->tag);
+        if (r && MSG_KIND(h->kind) == MSG_FRAG_EAGER) {
+            /* an eager message for a posted receive (a ping-pong's every message):
+             * straight into its buffer, no msg_in */
+            size_t fit = h->len < r->len ? h->len : r->len;
+            if (fit)
+                memcpy(r->buf, payload, fit);
+            msg_req_finish(r, src, h->tag, h->len);
+            return;
+        }
         m = calloc(1, sizeof(*m));
         if (!m)
             ofs_fatal(1, "messages: out of memory");
@@ -346,7 +409,7 @@ static void msg_piece_arrive(int src, const struct msg_hdr *h)
             else
                 msg_g.unx_head = m;
             msg_g.unx_tail = m;
-            if (h->kind == MSG_FRAG_EAGER) {
+            if (MSG_KIND(h->kind) == MSG_FRAG_EAGER) {
                 m->buf = h->len ? msg_alloc(h->len) : NULL;
                 m->cap = h->len;
                 m->owned = m->bound = 1;
@@ -372,29 +435,37 @@ static void msg_piece_arrive(int src, const struct msg_hdr *h)
     m->pend[m->npend++] = *h;
 }
 
-/* Take every record that has arrived; give credits back in batches.  The receiver
- * clears the first word of every 64-byte line a record covered before it gives its
- * bytes back, so that the next record's sequence word never reads as stale payload. */
+/* Take every record that has arrived; give credits back in batches.  A record the
+ * sender wrote through the fabric (no MSG_F_NEXT0) leaves its lines to the receiver to
+ * clear: the first word of each, before its bytes go back, so that a later record's
+ * sequence word never reads as stale payload; where the ring is mapped the sender
+ * zeroes that word itself (msg_post_rec). */
 static void msg_drain(void)
 {
     for (int s = 0; s < msg_g.n; s++) {
-        uint64_t pos = msg_g.head[s], k = msg_g.nrd[s];
+        char *ring = msg_g.ring + (size_t)s * msg_g.rbytes;
+        uint64_t pos = msg_g.head[s], k = msg_g.nrd[s], off = msg_g.hoff[s];
         struct msg_hdr *h;
 
-        while (__atomic_load_n(&(h = msg_rec(s, pos))->seq, __ATOMIC_ACQUIRE) == k + 1) {
-            size_t len = h->kind == MSG_FRAG_WRAP    ? msg_g.rbytes - (size_t)(pos % msg_g.rbytes)
-                         : h->kind == MSG_FRAG_EAGER ? msg_rec_bytes(h->frag_len)
-                                                     : MSG_HDR;
+        while (__atomic_load_n(&(h = (struct msg_hdr *)(ring + off))->seq, __ATOMIC_ACQUIRE) ==
+               k + 1) {
+            uint32_t kind = h->kind;
+            size_t len = MSG_KIND(kind) == MSG_FRAG_WRAP    ? msg_g.rbytes - (size_t)off
+                         : MSG_KIND(kind) == MSG_FRAG_EAGER ? msg_rec_bytes(h->frag_len)
+                                                            : MSG_HDR;
             if (OFS_UNLIKELY(!msg_g.cma_probed[s]))
                 msg_cma_probe(s);
-            if (h->kind != MSG_FRAG_WRAP)
+            if (MSG_KIND(kind) != MSG_FRAG_WRAP)
                 msg_piece_arrive(s, h);
-            for (size_t off = 0; off < len; off += 64)
-                *(uint64_t *)((char *)h + off) = 0;
+            if (!(kind & MSG_F_NEXT0))
+                for (size_t o = 0; o < len; o += 64)
+                    *(uint64_t *)((char *)h + o) = 0;
             pos += len;
+            off = off + len == msg_g.rbytes ? 0 : off + len;
             k++;
         }
         msg_g.head[s] = pos;
+        msg_g.hoff[s] = off;
         msg_g.nrd[s] = k;
         if (pos - msg_g.cred_sent[s] >= msg_g.batch) {
             msg_g.cred_sent[s] = pos;

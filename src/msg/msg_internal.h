@@ -29,12 +29,19 @@
 #define MSG_CMA_MIN 65536    /* docs/messages.md: private messages from this size go by CMA */
 #define MSG_RING_AUTO_MAX (4 * (MSG_EAGER_AUTO + MSG_HDR)) /* auto ring per source: most */
 #define MSG_RING_MIN 256
+#define MSG_CLEAN_AHEAD 8192 /* mapped rings: lines the sender zeroes ahead of its records */
 
 #define MSG_RING_BUDGET (2UL << 20) /* auto sizes: rings of all sources, bytes per PE */
 
 /* MSG_FRAG_CMA: a rendezvous of a private buffer that the receiver reads from the
  * sender's memory with process_vm_readv (same node, docs/messages.md) */
 enum { MSG_FRAG_EAGER = 1, MSG_FRAG_RDV = 2, MSG_FRAG_WRAP = 3, MSG_FRAG_CMA = 4 };
+#define MSG_KIND(k) ((k)&0xffu)
+/* kind flags: MSG_F_NEXT0: the sender zeroed the next record's seq word before this
+ * record's seq (the receiver need not clear the lines it read); MSG_F_RESEND: a staged
+ * piece of a message whose CMA read failed (rseg_off..pid: see msg_hdr) */
+#define MSG_F_NEXT0 0x100u
+#define MSG_F_RESEND 0x200u
 
 struct msg_hdr {
     uint64_t seq; /* the signal: k + 1 for the k-th record from this source */
@@ -44,13 +51,16 @@ struct msg_hdr {
     uint64_t frag_off, frag_len; /* this piece */
     uint64_t rseg_off;           /* rendezvous: the sender's (segment << 56) | offset */
     uint32_t rdv_id, rdv_gen;
-    uint64_t pid; /* MSG_FRAG_CMA: the sender's pid (rseg_off: its buffer's address) */
+    uint64_t pid; /* MSG_FRAG_CMA: the sender's pid (rseg_off: its buffer's address);
+                   * MSG_F_RESEND: the failed CMA record's (rdv_id << 32) | rdv_gen */
 };
 _Static_assert(sizeof(struct msg_hdr) == MSG_HDR, "slot header is 64 bytes");
 
 /* A message that has arrived (at least its first piece). */
 struct msg_in {
-    struct msg_in *next; /* unexpected list */
+    struct msg_in *next;  /* unexpected list */
+    struct msg_in *rnext; /* resend list: its CMA read failed, staged pieces follow */
+    uint64_t rkey;        /* ... identified by the CMA record's (rdv_id << 32) | rdv_gen */
     int src, tag;
     size_t len;
     size_t landed; /* bytes of its pieces landed (in buf, or cut off) */
@@ -82,6 +92,9 @@ struct msg_state {
     int stage_seg;
     size_t stage_off;
     uint64_t *head, *cred_sent, *sent;   /* [pe] byte positions: read, credited, written */
+    uint64_t *hoff;                      /* [src] head % rbytes */
+    uint64_t *clean;                     /* [dest] mapped rings: the first word of every
+                                          * line from sent to here is 0 (msg_post_rec) */
     uint64_t *nrd, *nwr;                 /* [pe] records read from, written to */
     struct msg_in **cur;                 /* [src] message whose pieces are arriving */
     char **pring;                        /* [pe] this PE's ring at pe where mapped, else NULL */
@@ -95,12 +108,13 @@ struct msg_state {
     uint32_t rdv_gen;
 
     /* CMA (single-copy rendezvous of private buffers between PEs of one node) */
-    uint64_t *cma_word;  /* symmetric: [0] this PE's pid, [1] the address of [0] here,
+    uint64_t *cma_word;    /* symmetric: [0] this PE's pid, [1] the address of [0] here,
                          * [2 + src] 1 when this PE reads src's memory by CMA, 2 when not */
-    int8_t *cma_to;      /* [dest] 1: CMA to dest, -1: staged, 0: not known yet */
-    uint8_t *cma_probed; /* [src] this PE has tried reading src */
-    size_t cma_min;      /* private messages from this many bytes go by CMA */
-    int cma_use;         /* SHMEM_MSG_CMA resolved: this PE reads and offers CMA */
+    int8_t *cma_to;        /* [dest] 1: CMA to dest, -1: staged, 0: not known yet */
+    uint8_t *cma_probed;   /* [src] this PE has tried reading src */
+    size_t cma_min;        /* private messages from this many bytes go by CMA */
+    int cma_use;           /* SHMEM_MSG_CMA resolved: this PE reads and offers CMA */
+    struct msg_in *resend; /* messages whose CMA read failed, waiting for staged pieces */
 
     char *scratch;
     struct ofs_htab reqs;
@@ -147,8 +161,11 @@ static inline void *msg_alloc(size_t n)
 void msg_sends_advance(void) OFS_HIDDEN;
 void msg_fin_poll(void) OFS_HIDDEN;
 /* msg_send.c: try reading src's memory by CMA once, publish the verdict for src; read n
- * bytes at addr in process pid into dst (a fatal error when the kernel refuses). */
+ * bytes at addr in process pid into dst (0, or -1 with errno when the kernel refuses:
+ * the receiver then asks the sender to stage the message, MSG_FIN_NACK). */
 void msg_cma_probe(int src) OFS_HIDDEN;
-void msg_cma_read(void *dst, uint64_t pid, uint64_t addr, size_t n) OFS_HIDDEN;
+int msg_cma_read(void *dst, uint64_t pid, uint64_t addr, size_t n) OFS_HIDDEN;
+/* A fin word that says the receiver could not read the piece by CMA: gen | this bit. */
+#define MSG_FIN_NACK (1ULL << 32)
 
 #endif

@@ -10,18 +10,51 @@
 
 /* ---- sending ---- */
 
-static void msg_post_rec(int pe, uint64_t pos, struct msg_hdr *h, const void *payload, size_t plen)
+/* Zero the first word of the lines of pe's mapped ring from clean[pe] to end (absolute
+ * byte positions, all within the room the receiver has given back). */
+static void msg_clean_to(int pe, uint64_t end)
+{
+    char *base = msg_g.pring[pe];
+    uint64_t c = msg_g.clean[pe];
+
+    for (size_t off = (size_t)(c % msg_g.rbytes); c < end; c += 64) {
+        __atomic_store_n((uint64_t *)(base + off), 0, __ATOMIC_RELAXED);
+        off = off + 64 == msg_g.rbytes ? 0 : off + 64;
+    }
+    msg_g.clean[pe] = c;
+}
+
+/* Write the k-th record for pe at pos (len bytes of ring).  Where pe's ring is mapped the
+ * receiver only reads it (MSG_F_NEXT0): the sender keeps the first word of every line
+ * ahead of its records zero (clean[pe]), so that the seq word of the next record's place
+ * is 0 when this record is published, whatever an earlier lap left there.  It zeroes
+ * MSG_CLEAN_AHEAD bytes ahead after publishing, while the receiver reads (a ping-pong
+ * waits then anyway), which also brings those lines to this PE's cache for the next
+ * record's copy; the receiver's clearing pass it replaces was a store to every line the
+ * sender then fetched back (docs/messages.md).  Through the fabric the receiver still
+ * clears, as the next place is not always contiguous with the record. */
+static void msg_post_rec(int pe, uint64_t pos, size_t len, struct msg_hdr *h, const void *payload,
+                         size_t plen)
 {
     uint64_t k = msg_g.nwr[pe]++;
+    size_t off = (size_t)(pos % msg_g.rbytes);
     struct msg_hdr *dst = msg_rec(msg_g.me, pos);
-    struct msg_hdr *p =
-        msg_g.pring[pe] ? (struct msg_hdr *)(msg_g.pring[pe] + (size_t)(pos % msg_g.rbytes)) : NULL;
 
-    if (p) {
+    if (msg_g.pring[pe]) {
+        char *base = msg_g.pring[pe];
+        struct msg_hdr *p = (struct msg_hdr *)(base + off);
+        uint64_t room = __atomic_load_n(&msg_g.credit[pe], __ATOMIC_ACQUIRE) + msg_g.rbytes;
+        uint64_t ahead = pos + len + MSG_CLEAN_AHEAD;
+
+        if (msg_g.clean[pe] < pos + len)
+            msg_g.clean[pe] = pos + len;  /* the record covers the lines before */
+        msg_clean_to(pe, pos + len + 64); /* the next seq word (room: msg_post) */
+        h->kind |= MSG_F_NEXT0;
         memcpy((char *)p + 8, (char *)h + 8, MSG_HDR - 8);
         if (plen)
             memcpy((char *)p + MSG_HDR, payload, plen);
         __atomic_store_n(&p->seq, k + 1, __ATOMIC_RELEASE);
+        msg_clean_to(pe, ahead < room ? ahead : room);
         return;
     }
     memcpy(msg_g.scratch, h, MSG_HDR);
@@ -32,21 +65,23 @@ static void msg_post_rec(int pe, uint64_t pos, struct msg_hdr *h, const void *pa
 }
 
 /* Post one piece to pe's ring if its room allows (a wrap record first when the piece
- * does not fit before the end of the ring); 0 when the ring is full. */
+ * does not fit before the end of the ring); 0 when the ring is full.  The room counts
+ * one line more than the records: the next record's seq word, zeroed by msg_post_rec. */
 static int msg_post(int pe, struct msg_hdr *h, const void *payload, size_t plen)
 {
     uint64_t pos = msg_g.sent[pe];
     size_t len = msg_rec_bytes(plen), left = msg_g.rbytes - (size_t)(pos % msg_g.rbytes);
     size_t wrap = left < len ? left : 0;
 
-    if (pos + wrap + len - __atomic_load_n(&msg_g.credit[pe], __ATOMIC_ACQUIRE) > msg_g.rbytes)
+    if (pos + wrap + len + MSG_HDR - __atomic_load_n(&msg_g.credit[pe], __ATOMIC_ACQUIRE) >
+        msg_g.rbytes)
         return 0;
     if (wrap) {
         struct msg_hdr w = { .kind = MSG_FRAG_WRAP };
-        msg_post_rec(pe, pos, &w, NULL, 0);
+        msg_post_rec(pe, pos, wrap, &w, NULL, 0);
         pos += wrap;
     }
-    msg_post_rec(pe, pos, h, payload, plen);
+    msg_post_rec(pe, pos, len, h, payload, plen);
     msg_g.sent[pe] = pos + len;
     return 1;
 }
@@ -89,18 +124,21 @@ void msg_cma_probe(int src)
     __atomic_store_n(&msg_g.cma_word[2 + src], ok, __ATOMIC_RELEASE);
 }
 
-void msg_cma_read(void *dst, uint64_t pid, uint64_t addr, size_t n)
+int msg_cma_read(void *dst, uint64_t pid, uint64_t addr, size_t n)
 {
     while (n) {
         struct iovec l = { dst, n }, r = { (void *)(uintptr_t)addr, n };
         ssize_t got = process_vm_readv((pid_t)pid, &l, 1, &r, 1, 0);
-        if (got <= 0)
-            ofs_fatal(1, "messages: process_vm_readv of %zu bytes from pid %llu failed: %s", n,
-                      (unsigned long long)pid, strerror(errno));
+        if (got <= 0) {
+            if (got == 0)
+                errno = EFAULT;
+            return -1;
+        }
         dst = (char *)dst + got;
         addr += (uint64_t)got;
         n -= (size_t)got;
     }
+    return 0;
 }
 
 /* Does pe read this PE's private buffers by CMA?  Its verdict on us, once it has
@@ -141,9 +179,9 @@ static int msg_send_advance(struct msg_req *r)
             r->all_posted = 1;
             break;
         }
-        if (msg_g.sent[pe] + 2 * MSG_HDR - __atomic_load_n(&msg_g.credit[pe], __ATOMIC_ACQUIRE) >
+        if (msg_g.sent[pe] + 3 * MSG_HDR - __atomic_load_n(&msg_g.credit[pe], __ATOMIC_ACQUIRE) >
             msg_g.rbytes)
-            return 0; /* room for the piece's record (and a wrap) before staging it */
+            return 0; /* room for the piece's record (a wrap, the next seq) before staging */
         h.kind = MSG_FRAG_RDV;
         if (msg_g.rdv_used == MSG_RDV_MAX)
             return 0;
@@ -167,6 +205,10 @@ static int msg_send_advance(struct msg_req *r)
             ofs_fatal(1, "messages: internal: no rendezvous id free");
         h.rdv_id = (uint32_t)id;
         h.rdv_gen = msg_g.rdv[id].gen;
+        if (r->resend) {
+            h.kind |= MSG_F_RESEND;
+            h.pid = r->resend;
+        }
         if (!st) {
             h.frag_len = r->len;
             h.rseg_off = ((uint64_t)r->seg << 56) | r->seg_off;
@@ -201,17 +243,50 @@ void msg_sends_advance(void)
     }
 }
 
+/* Queue r behind the other sends to its destination. */
+static void msg_sq_append(struct msg_req *r)
+{
+    int pe = r->pe;
+
+    r->next = NULL;
+    if (msg_g.sq_tail[pe])
+        msg_g.sq_tail[pe]->next = r;
+    else {
+        msg_g.sq_head[pe] = r;
+        msg_g.sq_active++;
+    }
+    msg_g.sq_tail[pe] = r;
+}
+
+/* The receiver could not read r's buffer by CMA (id, gen): send it again, staged, as
+ * pieces that name the failed record (MSG_F_RESEND), and no more CMA to that PE. */
+static void msg_cma_nack(struct msg_req *r, int id, uint32_t gen)
+{
+    msg_g.cma_to[r->pe] = -1;
+    r->cma = 0;
+    r->posted = 0;
+    r->all_posted = 0;
+    r->resend = ((uint64_t)id << 32) | gen;
+    msg_sq_append(r);
+}
+
 void msg_fin_poll(void)
 {
     for (int i = 0; i < MSG_RDV_MAX && msg_g.rdv_used; i++) {
         struct msg_rdv *d = &msg_g.rdv[i];
-        if (d->used && __atomic_load_n(&msg_g.fin[i], __ATOMIC_ACQUIRE) == d->gen) {
+        uint64_t f;
+        if (d->used && ((f = __atomic_load_n(&msg_g.fin[i], __ATOMIC_ACQUIRE)) == d->gen ||
+                        f == (d->gen | MSG_FIN_NACK))) {
             struct msg_req *r = d->req;
             if (d->stage)
                 heap_allocator_free(msg_g.stage_a, d->stage);
             d->used = 0;
             msg_g.rdv_used--;
-            if (r && --r->fins == 0 && r->all_posted)
+            if (r)
+                r->fins--;
+            if (f != d->gen && r)
+                msg_cma_nack(r, i, d->gen);
+            else if (r && r->fins == 0 && r->all_posted)
                 r->done = 1;
         }
     }
@@ -236,14 +311,7 @@ void msg_send_start(struct msg_req *r, int pe, int tag, const void *buf, size_t 
     }
     r->cma = r->seg < 0 && zcopy && len >= msg_g.cma_min;
     pthread_mutex_lock(&msg_g.lock);
-    if (msg_g.sq_head[pe] || !msg_send_advance(r)) {
-        if (msg_g.sq_tail[pe])
-            msg_g.sq_tail[pe]->next = r;
-        else {
-            msg_g.sq_head[pe] = r;
-            msg_g.sq_active++;
-        }
-        msg_g.sq_tail[pe] = r;
-    }
+    if (msg_g.sq_head[pe] || !msg_send_advance(r))
+        msg_sq_append(r);
     pthread_mutex_unlock(&msg_g.lock);
 }

@@ -9,11 +9,22 @@
  *             unless SHMEM_MSG_CMA=0, else staged; pairs me^1, then me+n/2 at 4+ PEs):
  *             unexpected ones pulled while waiting,
  *             order with a wildcard tag, any source, truncation of a posted receive
+ *   cmafail   (SHMEM_MSG_CMA=1, pairs on one node) each PE of a pair sends a long
+ *             isend from memory it has made unreadable (PROT_NONE), so that the peer's
+ *             process_vm_readv fails after the probe passed; the message must come
+ *             staged (the sender's copy faults, the handler makes the memory readable
+ *             again, during the wait): unexpected and truncated one way, posted the other
+ *             with a staged message sent behind it
  * Sizes are read from SHMEM_MSG_EAGER_SIZE / SHMEM_MSG_STAGE_SIZE when set.
  */
+#define _GNU_SOURCE /* process_vm_readv */
 #include <shmemx.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include "tests.h"
 
@@ -282,6 +293,100 @@ static void mode_private(int peer)
     free(b);
 }
 
+static char *prot_lo, *prot_hi;
+static volatile sig_atomic_t in_wait, faults, faults_in_wait;
+
+/* a fault in the protected buffer (the library's staged copy): make it readable */
+static void on_segv(int sig, siginfo_t *si, void *ctx)
+{
+    char *a = si->si_addr;
+
+    (void)ctx;
+    if (a >= prot_lo && a < prot_hi) {
+        mprotect(prot_lo, (size_t)(prot_hi - prot_lo), PROT_READ | PROT_WRITE);
+        faults++;
+        faults_in_wait += in_wait;
+        return;
+    }
+    signal(sig, SIG_DFL); /* anything else: crash as usual */
+}
+
+static void mode_cmafail(void)
+{
+    int me = shmem_my_pe(), peer = me ^ 1;
+    size_t len = 256 * 1024 + 3, maplen = (len + 4095) & ~(size_t)4095;
+    unsigned char *a, *b = malloc(len);
+    struct sigaction sa;
+    shmemx_msg_h h;
+    shmemx_status_t st;
+    uint64_t probe = 42, got = 0;
+    struct iovec l = { &got, 8 }, r = { &probe, 8 };
+
+    if (process_vm_readv(getpid(), &l, 1, &r, 1, 0) != 8) {
+        printf("msg_basic cmafail: no CMA here, nothing to test\n");
+        shmem_finalize();
+        exit(77);
+    }
+    a = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(a != MAP_FAILED && b);
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = on_segv;
+    sa.sa_flags = SA_SIGINFO;
+    sigaction(SIGSEGV, &sa, NULL);
+    prot_lo = (char *)a;
+    prot_hi = (char *)a + maplen;
+    if (peer < shmem_n_pes()) {
+        /* two exchanges: each PE has seen a record of the other's and published its CMA
+         * verdict before the other reads it */
+        for (int i = 0; i < 2; i++) {
+            shmemx_send(peer, 20, NULL, 0);
+            shmemx_recv(peer, 20, NULL, 0, NULL);
+        }
+        for (int dir = 0; dir < 2; dir++) {
+            if ((me & 1) == dir) { /* the sender */
+                fill(a, len, me, dir);
+                if (dir == 1)
+                    shmemx_recv(peer, 22, NULL, 0, NULL); /* the receive is posted */
+                faults = faults_in_wait = 0;
+                mprotect(a, maplen, PROT_NONE);
+                shmemx_isend(peer, 21, a, len, &h);
+                in_wait = 1;
+                if (dir == 1) { /* pieces of another message around the ones sent again */
+                    fill(b, len, me, 24);
+                    shmemx_send(peer, 24, b, len);
+                }
+                CHECK(shmemx_msg_wait(&h, NULL) == 0);
+                in_wait = 0;
+                /* copied by the library after the isend returned: after a refused read */
+                CHECK(faults == 1 && faults_in_wait == 1);
+            } else if (dir == 0) { /* unexpected, pulled while probing, truncated */
+                shmemx_probe(peer, 21, &st);
+                CHECK(st.length == len);
+                memset(b, 0xee, len);
+                CHECK(shmemx_recv(peer, 21, b, len / 2, &st) == SHMEMX_MSG_TRUNCATED &&
+                      st.length == len && good(b, len / 2, peer, dir) && b[len / 2] == 0xee);
+            } else { /* posted, and a staged message sent behind it */
+                unsigned char *c = malloc(len);
+                CHECK(c != NULL);
+                shmemx_irecv(peer, 21, b, len, &h);
+                shmemx_send(peer, 22, NULL, 0);
+                CHECK(shmemx_recv(peer, 24, c, len, &st) == 0 && good(c, len, peer, 24));
+                CHECK(shmemx_msg_wait(&h, &st) == 0 && st.length == len && good(b, len, peer, dir));
+                free(c);
+            }
+        }
+        /* CMA is off between the pair now: a long isend is staged, and still arrives */
+        fill(a, len, me, 9);
+        shmemx_isend(peer, 23, a, len, &h);
+        CHECK(shmemx_recv(peer, 23, b, len, &st) == 0 && good(b, len, peer, 9));
+        CHECK(shmemx_msg_wait(&h, NULL) == 0);
+    }
+    shmem_barrier_all();
+    signal(SIGSEGV, SIG_DFL);
+    munmap(a, maplen);
+    free(b);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "all";
@@ -308,5 +413,7 @@ int main(int argc, char **argv)
         if (n % 2 == 0 && n >= 4) /* other pairs: across the nodes of SHMEM_SIM_PES_PER_NODE=n/2 */
             mode_private((me + n / 2) % n);
     }
+    if (!strcmp(mode, "cmafail")) /* not in all: needs SHMEM_MSG_CMA=1 on one node */
+        mode_cmafail();
     return test_finish("msg_basic");
 }
