@@ -38,7 +38,7 @@
     W(r, AUTO, "auto")                           \
     W(r, BINOMIAL, "binomial")                   \
     W(r, SCATTER_ALLGATHER, "scatter_allgather") \
-    W(r, LINEAR, "linear") W(r, SHM, "shm") W(r, HIER, "hier")
+    W(r, LINEAR, "linear") W(r, SHM, "shm") W(r, HIER, "hier") W(r, INLINE, "inline")
 #define OFS_WORDS_REDUCE_ALGORITHM(W, r)           \
     W(r, AUTO, "auto")                             \
     W(r, RECURSIVE_DOUBLING, "recursive_doubling") \
@@ -161,7 +161,9 @@ OFS_ENV(BARRIER_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_BARRIER_ALGORITHM,
         "nodes, the node part through shared memory and one leader per node over the fabric, "
         "what auto picks there; on a one-node team hier runs as auto)")
 OFS_ENV(BCAST_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_BCAST_ALGORITHM,
-        "Broadcast algorithm (shm: for same-node teams; hier: for teams spanning "
+        "Broadcast algorithm (shm: for same-node teams, through the root's ring of slots; "
+        "inline: a same-node team's broadcast of up to 120 bytes carried in the root's "
+        "counters, what auto picks there; hier: for teams spanning "
         "nodes, the node part through shared memory and one leader per node over the fabric, "
         "what auto picks there; on a one-node team hier runs as auto)")
 OFS_ENV(REDUCE_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_REDUCE_ALGORITHM,
@@ -184,6 +186,10 @@ OFS_ENV(NBC_MEM_MAX, COLL, SIZE, "256M", "64K..1T",
 OFS_ENV(NBC_THREAD, COLL, BOOL, "1", "",
         "Non-blocking collectives progress in an engine thread while the program computes (0: "
         "only from calls into the library)")
+OFS_ENV(BARRIER_RELEASE_YIELD, COLL, BOOL, "1", "",
+        "When a node's PEs outnumber its CPUs, the member that completes a same-node barrier "
+        "yields the CPU once before it leaves, so that the members that waited leave first "
+        "(0: it leaves at once)")
 
 /* statistics (docs/stats.md) */
 OFS_ENV(STATS, DEBUG, BOOL, "0", "",

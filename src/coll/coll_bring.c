@@ -24,6 +24,16 @@
  * nobody writes into another PE's dest, so consecutive broadcasts need no barrier: a
  * call costs about one copy on each side.  The root may thus run ahead into the next
  * collective; coll_grp_settle makes those that write into other PEs wait for it.
+ *
+ * Small team broadcasts (up to COLL_BLINE_BYTES, "inline") skip the ring: the root
+ * writes the data into entry seq % COLL_BLINE_N of its own team counters (two cache
+ * lines: the sequence number, then the data) and publishes the sequence number; a member
+ * polls that word, copies the data from the lines it just fetched and stores seq in its
+ * own COLL_F_BLINE_ACK word (a local store, nobody waits on it).  The root reuses an
+ * entry once every other member's ack has reached the broadcast COLL_BLINE_N before; it
+ * keeps the lowest ack it saw (its seen[COLL_F_BLINE_ACK]), so it reads the members'
+ * acks once every few calls.  A member's call costs one transfer of the entry's lines;
+ * the ring's costs four (announcement, its count, the slot, the slot's count).
  */
 #include "coll_internal.h"
 
@@ -265,5 +275,49 @@ void coll_bring_bcast(struct coll_grp *g, void *dest, const void *src, size_t le
         bring_team(g, dest, src, len, root, k);
     else
         bring_aset(g, dest, src, len, root, k);
+    g->unsynced |= COLL_UNSYNC_RING;
+}
+
+/* ---- small team broadcasts carried in the root's counters ---- */
+
+#define BLINE_SEQ(s) ((uint32_t)(s) & ~COLL_SLEEPING) /* the word a member polls */
+
+int coll_bline_fits(const struct coll_grp *g, size_t len)
+{
+    return g->seen && g->all_local && (coll_cfg.fast_signal || g->cpu_sig) &&
+           len <= COLL_BLINE_BYTES;
+}
+
+void coll_bline_bcast(struct coll_grp *g, void *dest, const void *src, size_t len, int root)
+{
+    uint64_t seq = ++g->seen[COLL_F_BLINE];
+    uint64_t *e = &g->flags[COLL_F_BLINE + COLL_BLINE_WORDS * (int)(seq % COLL_BLINE_N)];
+
+    if (g->me == root) {
+        /* the entry's last reader is done: every other member completed seq - N */
+        uint64_t need = seq > COLL_BLINE_N ? seq - COLL_BLINE_N : 0;
+        if (g->seen[COLL_F_BLINE_ACK] < need) {
+            uint64_t low = UINT64_MAX;
+            for (int i = 0; i < g->size; i++) {
+                if (i == g->me)
+                    continue;
+                uint64_t *ack = comm_ptr(&g->flags[COLL_F_BLINE_ACK], coll_grp_pe(g, i)), a;
+                COMM_WAIT_UNTIL((a = __atomic_load_n(ack, __ATOMIC_ACQUIRE)) >= need);
+                low = a < low ? a : low;
+            }
+            g->seen[COLL_F_BLINE_ACK] = low;
+        }
+        memcpy(e + 1, src, len);
+        if (__atomic_exchange_n(e, (uint64_t)BLINE_SEQ(seq), __ATOMIC_SEQ_CST) & COLL_SLEEPING)
+            coll_futex_wake(e);
+    } else {
+        uint64_t *re = comm_ptr(e, coll_grp_pe(g, root)), a;
+        COMM_WAIT_UNTIL_NAP(((uint32_t)(a = __atomic_load_n(re, __ATOMIC_ACQUIRE)) &
+                             ~COLL_SLEEPING) == BLINE_SEQ(seq),
+                            coll_nap(re, a));
+        memcpy(dest, re + 1, len);
+    }
+    /* after the copy: the root may refill the entry once it sees this */
+    __atomic_store_n(&g->flags[COLL_F_BLINE_ACK], seq, __ATOMIC_RELEASE);
     g->unsynced |= COLL_UNSYNC_RING;
 }

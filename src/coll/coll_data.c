@@ -106,6 +106,13 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
     }
     if (alg == COLL_ALG_HIER)
         alg = COLL_ALG_AUTO;
+    /* inline: a team's small broadcast in the root's counters (no barrier, coll_bring.c) */
+    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_INLINE) && coll_bline_fits(g, len)) {
+        coll_bline_bcast(g, dest, src, len, root);
+        return;
+    }
+    if (alg == COLL_ALG_INLINE)
+        alg = COLL_ALG_AUTO;
     /* shm: up to a few slots, through the root's ring (no barrier, coll_bring.c) */
     if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && coll_bring_fits(g, len)) {
         coll_bring_bcast(g, dest, src, len, root);

@@ -12,6 +12,7 @@
 
 #include <limits.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -165,6 +166,19 @@ static void release_nap(uint64_t *release, uint64_t *sleepers, uint64_t gen)
     __atomic_sub_fetch(sleepers, 1, __ATOMIC_RELAXED);
 }
 
+/* The member that completed a same-node barrier, on a node with more PEs than CPUs:
+ * yield once, so that the members that waited (yielding, or just woken from the futex)
+ * leave before it.  Otherwise it leaves first and the others follow one context switch
+ * apart, the member that arrived first (the root of a broadcast that returned at once)
+ * among the last: the next collective then waits for it (an OSU-style loop's broadcast
+ * at 4 PEs on 2 cores: 1.7-7 us on the last arriver against 0.07 us after a yield,
+ * docs/collectives.md). */
+static void release_yield(void)
+{
+    if (coll_cfg.release_yield && ofs_g.oversubscribed)
+        sched_yield();
+}
+
 /* Every member on this node with CPU atomics (teams only: the counters grow forever).
  * Each member adds 1 to the arrival counter on member 0; the one that completes the
  * generation stores it in the release word there, which every other member watches:
@@ -183,6 +197,7 @@ static void barrier_shm(struct coll_grp *g)
         __atomic_store_n(release, gen, __ATOMIC_SEQ_CST);
         if (__atomic_load_n(sleepers, __ATOMIC_SEQ_CST))
             coll_futex_wake(release);
+        release_yield();
         return;
     }
     COMM_WAIT_UNTIL_NAP(__atomic_load_n(release, __ATOMIC_ACQUIRE) >= gen,
@@ -203,6 +218,7 @@ static void barrier_shm_psync(struct coll_grp *g)
         __atomic_store_n(arrive, 0, __ATOMIC_SEQ_CST);
         for (int i = 1; i < g->size; i++)
             mbox_post(comm_ptr(mine, coll_grp_pe(g, (g->me + i) % g->size)), 1);
+        release_yield();
         return;
     }
     mbox_take(mine);
