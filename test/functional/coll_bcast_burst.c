@@ -1,6 +1,7 @@
 /* Broadcasts back to back with no synchronisation between them (the same-node ring
- * broadcast lets its root run ahead): rotating roots, sizes across the ring's slot
- * size and its largest size, on SHMEM_TEAM_WORLD and a strided team; a broadcast
+ * broadcast and the inline one let their root run ahead): rotating roots, sizes across
+ * the inline limit, the ring's slot size and its largest size, on SHMEM_TEAM_WORLD and
+ * a strided team; small ones with the same root several times while a member sleeps; a broadcast
  * followed at once by collectives that write other PEs' memory into the same dest;
  * a burst that fills the root's ring while a member sleeps; active-set broadcasts
  * with two pSyncs taking turns.  Every byte checked. */
@@ -74,6 +75,20 @@ static void run_team(shmem_team_t team, const char *name)
             for (size_t i = 0; i < 16; i++)
                 CHECK(dst[0][(size_t)p * 16 + i] == val(it + 1, p, (size_t)me * 16 + i));
         shmem_team_sync(team);
+    }
+    /* small broadcasts (inline: carried in entries of the root's counters), one dest
+     * reused, the same root several times running; member 1 sleeps at first, so that
+     * the root fills its entries and has to wait for it */
+    static const size_t small[] = { 1, 8, 56, 57, 64, 119, 120, 121 };
+    shmem_team_sync(team);
+    if (me == 1)
+        usleep(20000);
+    for (int it = 0; it < 400; it++) {
+        int root = (it / 3) % n;
+        size_t c = small[it % 8];
+        fill(it, me);
+        CHECK(shmem_broadcastmem(team, dst[0], src, c, root) == 0);
+        check_dest(dst[0], c, it, root, "small");
     }
     /* fill the root's ring while member 1 sleeps */
     shmem_team_sync(team);
