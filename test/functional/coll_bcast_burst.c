@@ -77,14 +77,14 @@ static void run_team(shmem_team_t team, const char *name)
         shmem_team_sync(team);
     }
     /* small broadcasts (inline: carried in entries of the root's counters), one dest
-     * reused, the same root several times running; member 1 sleeps at first, so that
-     * the root fills its entries and has to wait for it */
+     * reused, the same root ten times running; a member sleeps now and then, so that
+     * the root fills all its entries and has to wait for it */
     static const size_t small[] = { 1, 8, 56, 57, 64, 119, 120, 121 };
     shmem_team_sync(team);
-    if (me == 1)
-        usleep(20000);
     for (int it = 0; it < 400; it++) {
-        int root = (it / 3) % n;
+        int root = (it / 10) % n;
+        if (me == (root + 1) % n && it % 40 == 0)
+            usleep(5000);
         size_t c = small[it % 8];
         fill(it, me);
         CHECK(shmem_broadcastmem(team, dst[0], src, c, root) == 0);
