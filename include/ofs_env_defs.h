@@ -188,6 +188,7 @@ OFS_ENV(NBC_THREAD, COLL, BOOL, "1", "",
         "only from calls into the library)")
 OFS_ENV(BARRIER_RELEASE_YIELD, COLL, BOOL, "1", "",
         "When a node's PEs outnumber its CPUs, the member that completes a same-node barrier "
+        "called by the program (barrier_all, sync_all, team_sync, active-set barrier/sync) "
         "yields the CPU once before it leaves, so that the members that waited leave first "
         "(0: it leaves at once)")
 
