@@ -42,10 +42,12 @@
 #define OFS_WORDS_REDUCE_ALGORITHM(W, r)           \
     W(r, AUTO, "auto")                             \
     W(r, RECURSIVE_DOUBLING, "recursive_doubling") \
-    W(r, RABENSEIFNER, "rabenseifner") W(r, LINEAR, "linear") W(r, SHM, "shm") W(r, HIER, "hier")
+    W(r, RABENSEIFNER, "rabenseifner")             \
+    W(r, LINEAR, "linear") W(r, SHM, "shm") W(r, HIER, "hier") W(r, INLINE, "inline")
 #define OFS_WORDS_COLLECT_ALGORITHM(W, r) \
     W(r, AUTO, "auto")                    \
-    W(r, RING, "ring") W(r, BRUCK, "bruck") W(r, LINEAR, "linear") W(r, HIER, "hier")
+    W(r, RING, "ring")                    \
+    W(r, BRUCK, "bruck") W(r, LINEAR, "linear") W(r, HIER, "hier") W(r, INLINE, "inline")
 #define OFS_WORDS_MSG_CMA(W, r) W(r, AUTO, "auto") W(r, OFF, "0") W(r, ON, "1")
 #define OFS_WORDS_ALLTOALL_ALGORITHM(W, r) \
     W(r, AUTO, "auto") W(r, PAIRWISE, "pairwise") W(r, LINEAR, "linear")
@@ -167,11 +169,15 @@ OFS_ENV(BCAST_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_BCAST_ALGORITHM,
         "nodes, the node part through shared memory and one leader per node over the fabric, "
         "what auto picks there; on a one-node team hier runs as auto)")
 OFS_ENV(REDUCE_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_REDUCE_ALGORITHM,
-        "Reduction algorithm (shm: for same-node teams; hier: for teams spanning "
+        "Reduction algorithm (shm: for same-node teams; inline: a same-node team's reduction "
+        "of up to 120 bytes of elements of up to 8 bytes through the members' counters, what "
+        "auto picks there; hier: for teams spanning "
         "nodes, the node part through shared memory and one leader per node over the fabric, "
         "what auto picks there; on a one-node team hier runs as auto)")
 OFS_ENV(COLLECT_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_COLLECT_ALGORITHM,
-        "Collect/fcollect algorithm (hier: for teams spanning nodes, blocks gathered on each "
+        "Collect/fcollect algorithm (inline: a same-node team's blocks of up to 120 bytes "
+        "through the members' counters, what auto picks there; hier: for teams spanning nodes, "
+        "blocks gathered on each "
         "node's leader, exchanged between leaders over the fabric and handed out on each node, "
         "what auto picks there; on a one-node team hier runs as auto)")
 OFS_ENV(ALLTOALL_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_ALLTOALL_ALGORITHM, "Alltoall algorithm")

@@ -201,6 +201,18 @@ void coll_grp_collectv(struct coll_grp *g, void *dest_, const void *src, const s
     }
     if (alg == COLL_ALG_HIER)
         alg = COLL_ALG_AUTO;
+    /* inline: a same-node team's small blocks through the members' counters, each member
+     * copying the others' into its own dest (coll_bring.c) */
+    if (alg == COLL_ALG_AUTO || alg == COLL_ALG_INLINE) {
+        size_t most = 0;
+        for (int i = 0; i < n; i++)
+            most = lens[i] > most ? lens[i] : most;
+        if (coll_bline_fits(g, most)) {
+            coll_bline_collectv(g, dest, dest + offs[me], offs, lens);
+            return;
+        }
+        alg = COLL_ALG_AUTO;
+    }
     coll_grp_settle(g);
     /* same node: everyone copies its block into every dest, one barrier */
     if (alg == COLL_ALG_AUTO && g->all_local)

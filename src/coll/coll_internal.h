@@ -198,11 +198,17 @@ void coll_bring_fini(void) OFS_HIDDEN;
 int coll_bring_fits(const struct coll_grp *g, size_t len) OFS_HIDDEN;
 void coll_bring_bcast(struct coll_grp *g, void *dest, const void *src, size_t len, int root)
     OFS_HIDDEN;
-/* Same-node team broadcast of up to COLL_BLINE_BYTES carried in an entry of the root's
- * counters (coll_bring.c); coll_bline_fits: the group and length qualify. */
+/* Same-node team collectives whose blocks are at most COLL_BLINE_BYTES, carried in
+ * entries of the members' counters (coll_bring.c): broadcast, collect (src: my block,
+ * may be dest + offs[me]), all-reduce; coll_bline_fits: the group and a block's length
+ * qualify. */
 int coll_bline_fits(const struct coll_grp *g, size_t len) OFS_HIDDEN;
 void coll_bline_bcast(struct coll_grp *g, void *dest, const void *src, size_t len, int root)
     OFS_HIDDEN;
+void coll_bline_collectv(struct coll_grp *g, char *dest, const void *src, const size_t *offs,
+                         const size_t *lens) OFS_HIDDEN;
+void coll_bline_reduce(struct coll_grp *g, void *dest, const void *src, size_t nreduce,
+                       enum coll_op op, enum coll_type type) OFS_HIDDEN;
 /* dissemination barrier: on return nobody reads or signals my counters of this barrier
  * any more (the shm barrier's release word on member 0 may still be being read) */
 void coll_grp_barrier_p2p(struct coll_grp *g) OFS_HIDDEN;

@@ -191,6 +191,15 @@ void coll_grp_reduce(struct coll_grp *g, void *dest, const void *src, size_t nre
     }
     if (alg == COLL_ALG_HIER || (alg == COLL_ALG_SHM && !g->all_local))
         alg = COLL_ALG_AUTO;
+    /* inline: a same-node team's small reduction through the members' counters
+     * (coll_bring.c); elements of 8 bytes at most, which their 8-byte alignment suits */
+    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_INLINE) && coll_type_size(type) <= 8 &&
+        coll_bline_fits(g, nreduce * coll_type_size(type))) {
+        coll_bline_reduce(g, dest, src, nreduce, op, type);
+        return;
+    }
+    if (alg == COLL_ALG_INLINE)
+        alg = COLL_ALG_AUTO;
     if (alg == COLL_ALG_AUTO) {
         size_t bytes = nreduce * coll_type_size(type);
         if (g->all_local && bytes >= COLL_SHM_MIN)
