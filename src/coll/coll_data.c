@@ -2,9 +2,10 @@
  * Data-moving collectives: broadcast, collect/fcollect, alltoall(s).  Data goes
  * straight into the (symmetric) dest arrays with comm_put; counters say when it has
  * arrived.  Each one ends with a barrier of the group, so the next collective cannot
- * write into a dest that a slower PE is still forwarding from; the exception is the
+ * write into a dest that a slower PE is still forwarding from; the exceptions are the
  * same-node broadcast of up to a few slots, which goes through the root's ring
- * (coll_bring.c) and writes no dest but the caller's own.
+ * (coll_bring.c), and a same-node team's small broadcast and collect (inline, also
+ * coll_bring.c), which write no dest but the caller's own.
  *
  * Broadcast: binomial tree (log n steps, latency) or scatter + ring allgather (each
  * byte crosses each link about twice, bandwidth); linear (root puts to all).

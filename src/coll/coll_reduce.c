@@ -15,6 +15,8 @@
  *
  * linear: everyone gets every member's source in rank order (between two
  *   barriers); used by the active-set forms (no scratch but pSync).
+ * inline (same-node teams, up to COLL_BLINE_BYTES): every member posts its source in
+ *   an entry of its own counters and folds everyone's in member order (coll_bring.c).
  */
 #include "coll_internal.h"
 
