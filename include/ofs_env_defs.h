@@ -38,14 +38,16 @@
     W(r, AUTO, "auto")                           \
     W(r, BINOMIAL, "binomial")                   \
     W(r, SCATTER_ALLGATHER, "scatter_allgather") \
-    W(r, LINEAR, "linear") W(r, SHM, "shm") W(r, HIER, "hier")
+    W(r, LINEAR, "linear") W(r, SHM, "shm") W(r, HIER, "hier") W(r, INLINE, "inline")
 #define OFS_WORDS_REDUCE_ALGORITHM(W, r)           \
     W(r, AUTO, "auto")                             \
     W(r, RECURSIVE_DOUBLING, "recursive_doubling") \
-    W(r, RABENSEIFNER, "rabenseifner") W(r, LINEAR, "linear") W(r, SHM, "shm") W(r, HIER, "hier")
+    W(r, RABENSEIFNER, "rabenseifner")             \
+    W(r, LINEAR, "linear") W(r, SHM, "shm") W(r, HIER, "hier") W(r, INLINE, "inline")
 #define OFS_WORDS_COLLECT_ALGORITHM(W, r) \
     W(r, AUTO, "auto")                    \
-    W(r, RING, "ring") W(r, BRUCK, "bruck") W(r, LINEAR, "linear") W(r, HIER, "hier")
+    W(r, RING, "ring")                    \
+    W(r, BRUCK, "bruck") W(r, LINEAR, "linear") W(r, HIER, "hier") W(r, INLINE, "inline")
 #define OFS_WORDS_MSG_CMA(W, r) W(r, AUTO, "auto") W(r, OFF, "0") W(r, ON, "1")
 #define OFS_WORDS_ALLTOALL_ALGORITHM(W, r) \
     W(r, AUTO, "auto") W(r, PAIRWISE, "pairwise") W(r, LINEAR, "linear")
@@ -166,15 +168,21 @@ OFS_ENV(BARRIER_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_BARRIER_ALGORITHM,
         "nodes, the node part through shared memory and one leader per node over the fabric, "
         "what auto picks there; on a one-node team hier runs as auto)")
 OFS_ENV(BCAST_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_BCAST_ALGORITHM,
-        "Broadcast algorithm (shm: for same-node teams; hier: for teams spanning "
+        "Broadcast algorithm (shm: for same-node teams, through the root's ring of slots; "
+        "inline: a same-node team's broadcast of up to 120 bytes carried in the root's "
+        "counters, what auto picks there; hier: for teams spanning "
         "nodes, the node part through shared memory and one leader per node over the fabric, "
         "what auto picks there; on a one-node team hier runs as auto)")
 OFS_ENV(REDUCE_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_REDUCE_ALGORITHM,
-        "Reduction algorithm (shm: for same-node teams; hier: for teams spanning "
+        "Reduction algorithm (shm: for same-node teams; inline: a same-node team's reduction "
+        "of up to 120 bytes of elements of up to 8 bytes through the members' counters, what "
+        "auto picks there; hier: for teams spanning "
         "nodes, the node part through shared memory and one leader per node over the fabric, "
         "what auto picks there; on a one-node team hier runs as auto)")
 OFS_ENV(COLLECT_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_COLLECT_ALGORITHM,
-        "Collect/fcollect algorithm (hier: for teams spanning nodes, blocks gathered on each "
+        "Collect/fcollect algorithm (inline: a same-node team's blocks of up to 120 bytes "
+        "through the members' counters, what auto picks there; hier: for teams spanning nodes, "
+        "blocks gathered on each "
         "node's leader, exchanged between leaders over the fabric and handed out on each node, "
         "what auto picks there; on a one-node team hier runs as auto)")
 OFS_ENV(ALLTOALL_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_ALLTOALL_ALGORITHM, "Alltoall algorithm")
@@ -189,6 +197,11 @@ OFS_ENV(NBC_MEM_MAX, COLL, SIZE, "256M", "64K..1T",
 OFS_ENV(NBC_THREAD, COLL, BOOL, "1", "",
         "Non-blocking collectives progress in an engine thread while the program computes (0: "
         "only from calls into the library)")
+OFS_ENV(BARRIER_RELEASE_YIELD, COLL, BOOL, "1", "",
+        "When a node's PEs outnumber its CPUs, the member that completes a same-node barrier "
+        "called by the program (barrier_all, sync_all, team_sync, active-set barrier/sync) "
+        "yields the CPU once before it leaves, so that the members that waited leave first "
+        "(0: it leaves at once)")
 
 /* statistics (docs/stats.md) */
 OFS_ENV(STATS, DEBUG, BOOL, "0", "",

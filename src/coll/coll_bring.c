@@ -24,6 +24,16 @@
  * nobody writes into another PE's dest, so consecutive broadcasts need no barrier: a
  * call costs about one copy on each side.  The root may thus run ahead into the next
  * collective; coll_grp_settle makes those that write into other PEs wait for it.
+ *
+ * Small team broadcasts (up to COLL_BLINE_BYTES, "inline") skip the ring: the root
+ * writes the data into entry seq % COLL_BLINE_N of its own team counters (two cache
+ * lines: the sequence number, then the data) and publishes the sequence number; a member
+ * polls that word, copies the data from the lines it just fetched and stores seq in its
+ * own COLL_F_BLINE_ACK word (a local store, nobody waits on it).  The root reuses an
+ * entry once every other member's ack has reached the broadcast COLL_BLINE_N before; it
+ * keeps the lowest ack it saw (its seen[COLL_F_BLINE_ACK]), so it reads the members'
+ * acks once every few calls.  A member's call costs one transfer of the entry's lines;
+ * the ring's costs four (announcement, its count, the slot, the slot's count).
  */
 #include "coll_internal.h"
 
@@ -266,4 +276,102 @@ void coll_bring_bcast(struct coll_grp *g, void *dest, const void *src, size_t le
     else
         bring_aset(g, dest, src, len, root, k);
     g->unsynced |= COLL_UNSYNC_RING;
+}
+
+/* ---- small team collectives carried in the members' counters ---- */
+
+#define BLINE_SEQ(s) ((uint32_t)(s) & ~COLL_SLEEPING) /* the word a member polls */
+
+int coll_bline_fits(const struct coll_grp *g, size_t len)
+{
+    return g->seen && g->all_local && (coll_cfg.fast_signal || g->cpu_sig) &&
+           len <= COLL_BLINE_BYTES;
+}
+
+/* my entry or member i's of call seq */
+static uint64_t *bline_entry(struct coll_grp *g, uint64_t seq, int i)
+{
+    uint64_t *e = &g->flags[COLL_F_BLINE + COLL_BLINE_WORDS * (int)(seq % COLL_BLINE_N)];
+
+    return i == g->me ? e : comm_ptr(e, coll_grp_pe(g, i));
+}
+
+/* write len bytes of src into my entry of call seq and publish it, once the entry's last
+ * readers are done: every other member completed call seq - COLL_BLINE_N */
+static void bline_post(struct coll_grp *g, uint64_t seq, const void *src, size_t len)
+{
+    uint64_t *e = bline_entry(g, seq, g->me);
+    uint64_t need = seq > COLL_BLINE_N ? seq - COLL_BLINE_N : 0;
+
+    if (g->seen[COLL_F_BLINE_ACK] < need) {
+        uint64_t low = UINT64_MAX;
+        for (int i = 0; i < g->size; i++) {
+            if (i == g->me)
+                continue;
+            uint64_t *ack = comm_ptr(&g->flags[COLL_F_BLINE_ACK], coll_grp_pe(g, i)), a;
+            COMM_WAIT_UNTIL((a = __atomic_load_n(ack, __ATOMIC_ACQUIRE)) >= need);
+            low = a < low ? a : low;
+        }
+        g->seen[COLL_F_BLINE_ACK] = low;
+    }
+    memcpy(e + 1, src, len);
+    if (__atomic_exchange_n(e, (uint64_t)BLINE_SEQ(seq), __ATOMIC_SEQ_CST) & COLL_SLEEPING)
+        coll_futex_wake(e);
+}
+
+/* member i's data of call seq, once it is there */
+static const void *bline_wait(struct coll_grp *g, uint64_t seq, int i)
+{
+    uint64_t *re = bline_entry(g, seq, i), a;
+
+    COMM_WAIT_UNTIL_NAP(((uint32_t)(a = __atomic_load_n(re, __ATOMIC_ACQUIRE)) & ~COLL_SLEEPING) ==
+                            BLINE_SEQ(seq),
+                        coll_nap(re, a));
+    return re + 1;
+}
+
+/* after every copy out of the others' entries: they may refill them once they see this */
+static void bline_end(struct coll_grp *g, uint64_t seq)
+{
+    __atomic_store_n(&g->flags[COLL_F_BLINE_ACK], seq, __ATOMIC_RELEASE);
+    g->unsynced |= COLL_UNSYNC_RING;
+}
+
+void coll_bline_bcast(struct coll_grp *g, void *dest, const void *src, size_t len, int root)
+{
+    uint64_t seq = ++g->seen[COLL_F_BLINE];
+
+    if (g->me == root)
+        bline_post(g, seq, src, len);
+    else
+        memcpy(dest, bline_wait(g, seq, root), len);
+    bline_end(g, seq);
+}
+
+void coll_bline_collectv(struct coll_grp *g, char *dest, const void *src, const size_t *offs,
+                         const size_t *lens)
+{
+    uint64_t seq = ++g->seen[COLL_F_BLINE];
+
+    bline_post(g, seq, src, lens[g->me]);
+    for (int j = 1; j < g->size; j++) {
+        int i = (g->me + j) % g->size;
+        memcpy(dest + offs[i], bline_wait(g, seq, i), lens[i]);
+    }
+    bline_end(g, seq);
+}
+
+void coll_bline_reduce(struct coll_grp *g, void *dest, const void *src, size_t nreduce,
+                       enum coll_op op, enum coll_type type)
+{
+    uint64_t seq = ++g->seen[COLL_F_BLINE], acc[COLL_BLINE_BYTES / 8];
+    size_t len = nreduce * coll_type_size(type);
+
+    bline_post(g, seq, src, len);
+    /* every member folds in member order: the same result everywhere, bit for bit */
+    memcpy(acc, g->me == 0 ? src : bline_wait(g, seq, 0), len);
+    for (int i = 1; i < g->size; i++)
+        coll_op_apply(op, type, acc, i == g->me ? src : bline_wait(g, seq, i), nreduce);
+    bline_end(g, seq);
+    memcpy(dest, acc, len);
 }

@@ -2,9 +2,10 @@
  * Data-moving collectives: broadcast, collect/fcollect, alltoall(s).  Data goes
  * straight into the (symmetric) dest arrays with comm_put; counters say when it has
  * arrived.  Each one ends with a barrier of the group, so the next collective cannot
- * write into a dest that a slower PE is still forwarding from; the exception is the
+ * write into a dest that a slower PE is still forwarding from; the exceptions are the
  * same-node broadcast of up to a few slots, which goes through the root's ring
- * (coll_bring.c) and writes no dest but the caller's own.
+ * (coll_bring.c), and a same-node team's small broadcast and collect (inline, also
+ * coll_bring.c), which write no dest but the caller's own.
  *
  * Broadcast: binomial tree (log n steps, latency) or scatter + ring allgather (each
  * byte crosses each link about twice, bandwidth); linear (root puts to all).
@@ -106,6 +107,13 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
     }
     if (alg == COLL_ALG_HIER)
         alg = COLL_ALG_AUTO;
+    /* inline: a team's small broadcast in the root's counters (no barrier, coll_bring.c) */
+    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_INLINE) && coll_bline_fits(g, len)) {
+        coll_bline_bcast(g, dest, src, len, root);
+        return;
+    }
+    if (alg == COLL_ALG_INLINE)
+        alg = COLL_ALG_AUTO;
     /* shm: up to a few slots, through the root's ring (no barrier, coll_bring.c) */
     if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && coll_bring_fits(g, len)) {
         coll_bring_bcast(g, dest, src, len, root);
@@ -194,6 +202,18 @@ void coll_grp_collectv(struct coll_grp *g, void *dest_, const void *src, const s
     }
     if (alg == COLL_ALG_HIER)
         alg = COLL_ALG_AUTO;
+    /* inline: a same-node team's small blocks through the members' counters, each member
+     * copying the others' into its own dest (coll_bring.c) */
+    if (alg == COLL_ALG_AUTO || alg == COLL_ALG_INLINE) {
+        size_t most = 0;
+        for (int i = 0; i < n; i++)
+            most = lens[i] > most ? lens[i] : most;
+        if (coll_bline_fits(g, most)) {
+            coll_bline_collectv(g, dest, dest + offs[me], offs, lens);
+            return;
+        }
+        alg = COLL_ALG_AUTO;
+    }
     coll_grp_settle(g);
     /* same node: everyone copies its block into every dest, one barrier */
     if (alg == COLL_ALG_AUTO && g->all_local)

@@ -35,7 +35,12 @@
 #define COLL_F_BANN 128        /* COLL_BANN_N: ring broadcast announcements, on the root */
 #define COLL_F_BACK 144        /* COLL_BANN_N: members yet to read each announcement */
 #define COLL_BANN_N 16
-#define COLL_NFLAGS 160   /* at most COLL_FLAGS_BYTES / 8 (coll_team.c) */
+#define COLL_F_BLINE 160     /* COLL_BLINE_N: small broadcasts' data and sequence, on the root */
+#define COLL_F_BLINE_ACK 224 /* the last small broadcast I completed (own cache line) */
+#define COLL_BLINE_N 4
+#define COLL_BLINE_WORDS 16 /* per entry: the sequence number, then the data */
+#define COLL_BLINE_BYTES ((COLL_BLINE_WORDS - 1) * 8)
+#define COLL_NFLAGS 232   /* at most COLL_FLAGS_BYTES / 8 (coll_team.c) */
 #define COLL_TREE_RADIX 4 /* children per node of the tree barrier */
 /* pSync of an active set of n PEs holds ceil(log2 n) barrier counters, then the
  * broadcast and ring counters: at most COLL_ASET_NFLAGS longs */
@@ -73,6 +78,7 @@ enum coll_alg {
     COLL_ALG_PAIRWISE,
     COLL_ALG_TREE,
     COLL_ALG_HIER,
+    COLL_ALG_INLINE,
 };
 
 struct coll_hier;
@@ -124,7 +130,8 @@ struct coll_tpriv {
 
 struct coll_cfg {
     int barrier, bcast, reduce, collect, alltoall;
-    int fast_signal; /* CPU atomics through comm_ptr are allowed */
+    int release_yield; /* SHMEM_BARRIER_RELEASE_YIELD (coll_sync.c) */
+    int fast_signal;   /* CPU atomics through comm_ptr are allowed */
 };
 extern struct coll_cfg coll_cfg OFS_HIDDEN;
 
@@ -191,6 +198,17 @@ void coll_bring_fini(void) OFS_HIDDEN;
 int coll_bring_fits(const struct coll_grp *g, size_t len) OFS_HIDDEN;
 void coll_bring_bcast(struct coll_grp *g, void *dest, const void *src, size_t len, int root)
     OFS_HIDDEN;
+/* Same-node team collectives whose blocks are at most COLL_BLINE_BYTES, carried in
+ * entries of the members' counters (coll_bring.c): broadcast, collect (src: my block,
+ * may be dest + offs[me]), all-reduce; coll_bline_fits: the group and a block's length
+ * qualify. */
+int coll_bline_fits(const struct coll_grp *g, size_t len) OFS_HIDDEN;
+void coll_bline_bcast(struct coll_grp *g, void *dest, const void *src, size_t len, int root)
+    OFS_HIDDEN;
+void coll_bline_collectv(struct coll_grp *g, char *dest, const void *src, const size_t *offs,
+                         const size_t *lens) OFS_HIDDEN;
+void coll_bline_reduce(struct coll_grp *g, void *dest, const void *src, size_t nreduce,
+                       enum coll_op op, enum coll_type type) OFS_HIDDEN;
 /* dissemination barrier: on return nobody reads or signals my counters of this barrier
  * any more (the shm barrier's release word on member 0 may still be being read) */
 void coll_grp_barrier_p2p(struct coll_grp *g) OFS_HIDDEN;

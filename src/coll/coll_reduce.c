@@ -15,6 +15,8 @@
  *
  * linear: everyone gets every member's source in rank order (between two
  *   barriers); used by the active-set forms (no scratch but pSync).
+ * inline (same-node teams, up to COLL_BLINE_BYTES): every member posts its source in
+ *   an entry of its own counters and folds everyone's in member order (coll_bring.c).
  */
 #include "coll_internal.h"
 
@@ -190,6 +192,15 @@ void coll_grp_reduce(struct coll_grp *g, void *dest, const void *src, size_t nre
         return;
     }
     if (alg == COLL_ALG_HIER || (alg == COLL_ALG_SHM && !g->all_local))
+        alg = COLL_ALG_AUTO;
+    /* inline: a same-node team's small reduction through the members' counters
+     * (coll_bring.c); elements of 8 bytes at most, which their 8-byte alignment suits */
+    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_INLINE) && coll_type_size(type) <= 8 &&
+        coll_bline_fits(g, nreduce * coll_type_size(type))) {
+        coll_bline_reduce(g, dest, src, nreduce, op, type);
+        return;
+    }
+    if (alg == COLL_ALG_INLINE)
         alg = COLL_ALG_AUTO;
     if (alg == COLL_ALG_AUTO) {
         size_t bytes = nreduce * coll_type_size(type);

@@ -77,6 +77,7 @@ static ofs_status_t coll_parse_algs(void)
     coll_cfg.reduce = red[ofs_g.params.REDUCE_ALGORITHM];
     coll_cfg.collect = col[ofs_g.params.COLLECT_ALGORITHM];
     coll_cfg.alltoall = a2a[ofs_g.params.ALLTOALL_ALGORITHM];
+    coll_cfg.release_yield = ofs_g.params.BARRIER_RELEASE_YIELD;
     return OFS_OK;
 }
 

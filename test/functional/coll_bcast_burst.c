@@ -1,6 +1,8 @@
 /* Broadcasts back to back with no synchronisation between them (the same-node ring
- * broadcast lets its root run ahead): rotating roots, sizes across the ring's slot
- * size and its largest size, on SHMEM_TEAM_WORLD and a strided team; a broadcast
+ * broadcast and the inline one let their root run ahead): rotating roots, sizes across
+ * the inline limit, the ring's slot size and its largest size, on SHMEM_TEAM_WORLD and
+ * a strided team; small ones with the same root several times while a member sleeps;
+ * small fcollects and reductions back to back; a broadcast
  * followed at once by collectives that write other PEs' memory into the same dest;
  * a burst that fills the root's ring while a member sleeps; active-set broadcasts
  * with two pSyncs taking turns.  Every byte checked. */
@@ -74,6 +76,35 @@ static void run_team(shmem_team_t team, const char *name)
             for (size_t i = 0; i < 16; i++)
                 CHECK(dst[0][(size_t)p * 16 + i] == val(it + 1, p, (size_t)me * 16 + i));
         shmem_team_sync(team);
+    }
+    /* small broadcasts (inline: carried in entries of the root's counters), one dest
+     * reused, the same root ten times running; a member sleeps now and then, so that
+     * the root fills all its entries and has to wait for it */
+    static const size_t small[] = { 1, 8, 56, 57, 64, 119, 120, 121 };
+    shmem_team_sync(team);
+    for (int it = 0; it < 400; it++) {
+        int root = (it / 10) % n;
+        if (me == (root + 1) % n && it % 40 == 0)
+            usleep(5000);
+        size_t c = small[it % 8];
+        fill(it, me);
+        CHECK(shmem_broadcastmem(team, dst[0], src, c, root) == 0);
+        check_dest(dst[0], c, it, root, "small");
+    }
+    /* small fcollects and sum reductions back to back (inline too: every member writes
+     * its own entries), one dest reused, a member sleeping now and then */
+    for (int it = 0; it < 200; it++) {
+        long *v = (long *)src, *d = (long *)dst[1], sum = 0;
+        *v = it * 1000 + me;
+        if (me == it % n && it % 40 == 0)
+            usleep(5000);
+        CHECK(shmem_fcollectmem(team, d, v, sizeof(long)) == 0);
+        for (int p = 0; p < n; p++)
+            CHECK(d[p] == it * 1000 + p);
+        CHECK(shmem_long_sum_reduce(team, d, v, 1) == 0);
+        for (int p = 0; p < n; p++)
+            sum += it * 1000 + p;
+        CHECK(d[0] == sum);
     }
     /* fill the root's ring while member 1 sleeps */
     shmem_team_sync(team);
