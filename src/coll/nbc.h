@@ -64,6 +64,8 @@ struct nbc_op {
 struct nbc_team {
     struct coll_team *team;
     struct coll_nbc_req *head, *tail; /* requests in posting order; head runs */
+    struct nbc_team *anext;           /* the engine's list of teams with requests */
+    int active;                       /* on that list */
     int nreq;                         /* requests of the team not yet freed */
     uint64_t *seen;                   /* NBC_NCLS x size: targets handed out */
 };
@@ -74,6 +76,7 @@ struct nbc_sched {
     uint32_t *deps;
     uint32_t ndeps, dcap;
     uint32_t first; /* ops before it all completed */
+    size_t bytes;   /* data the schedule moves or folds (the engine thread's kick) */
     void *tmp;      /* private buffers of the request (from nbc_tmp_get) */
     size_t tmp_len;
     size_t mem; /* bytes held (SHMEM_NBC_MEM_MAX) */
@@ -108,5 +111,29 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a) OF
 void *nbc_tmp_get(struct nbc_sched *s, size_t len) OFS_HIDDEN;
 /* the published length word of my copy of the team's slot (collect) */
 uint64_t *nbc_pub(struct nbc_team *nt) OFS_HIDDEN;
+/* passes until nothing moves, unless another thread runs one (the progress hook) */
+void nbc_progress(void) OFS_HIDDEN;
+/* shared with the engine thread: requests not completed, application threads in
+ * shmemx_req_wait, passes that moved something (all atomic) */
+extern int nbc_outstanding OFS_HIDDEN;
+extern int nbc_waiters OFS_HIDDEN;
+extern unsigned nbc_moves OFS_HIDDEN;
+
+/* ---- the engine thread and the bell (nbc_thread.c) ----
+ * The bell is a symmetric word per PE: bit 0 says somebody sleeps on it (futex); whoever
+ * clears that bit (adding 1) wakes the sleepers.  Every signal sent through shared memory
+ * looks at its receiver's bell after the counter's update, and a sleeper sets the bit
+ * before its last look at the counters, so one of the two sees the other. */
+extern uint64_t *nbc_bell OFS_HIDDEN;
+/* after a signal (sequentially consistent) through shared memory to bell's owner */
+void nbc_bell_ring(uint64_t *bell) OFS_HIDDEN;
+/* Sleep on my bell (at most COLL_NAP_MAX_NS) unless done() holds once the bit is set,
+ * or the bell changed since. */
+void nbc_bell_nap(int (*done)(void *), void *arg) OFS_HIDDEN;
+/* A request was posted and not completed at once: start the thread (first time), wake it
+ * from its deep sleep, and, for a request moving at least NBC_KICK_MIN bytes, at once
+ * from its linger (so that it moves the request while the program computes). */
+void nbc_thread_kick(size_t bytes) OFS_HIDDEN;
+void nbc_thread_stop(void) OFS_HIDDEN;
 
 #endif

@@ -45,6 +45,14 @@ int nbc_add(struct nbc_sched *s, const struct nbc_op *op, int ndep, const int *d
         return -1;
     o = &s->ops[s->nops];
     *o = *op;
+    switch (op->kind) {
+    case NBC_OP_PUT:
+    case NBC_OP_PUTSIG:
+    case NBC_OP_GET: s->bytes += op->len; break;
+    case NBC_OP_IGET: s->bytes += op->nel * op->es; break;
+    case NBC_OP_REDUCE: s->bytes += op->nel * coll_type_size((enum coll_type)op->rtype); break;
+    default: break;
+    }
     o->done = 0;
     o->dep0 = s->ndeps;
     o->ndeps = 0;
@@ -208,11 +216,15 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     size_t len = a->nelems * a->es;
     char *dest = a->dest;
     const char *src = a->src;
-    char *want = calloc((size_t)n, 1);
-    int *idx = calloc((size_t)n + 1, sizeof(int));
+    /* small teams: on the stack (no malloc per request) */
+    char want_s[64];
+    int idx_s[65];
+    char *want = n <= 64 ? want_s : calloc((size_t)n, 1);
+    int *idx = n <= 64 ? idx_s : calloc((size_t)n + 1, sizeof(int));
 
     if (!want || !idx)
         goto nomem;
+    memset(want, 0, (size_t)n);
     switch (a->kind) {
     case COLL_NBC_SYNC: rc = build_sync(s, nt); break;
 
@@ -393,15 +405,19 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
         break;
     }
     }
-    free(want);
-    free(idx);
+    if (n > 64) {
+        free(want);
+        free(idx);
+    }
     if (rc)
         return OFS_ERR_NOMEM;
     s->mem += (size_t)s->cap * sizeof(*s->ops) + (size_t)s->dcap * sizeof(*s->deps);
     return OFS_OK;
 
 nomem:
-    free(want);
-    free(idx);
+    if (n > 64) {
+        free(want);
+        free(idx);
+    }
     return OFS_ERR_NOMEM;
 }
