@@ -184,6 +184,12 @@ OFS_ENV(NBC_MEM_MAX, COLL, SIZE, "256M", "64K..1T",
 OFS_ENV(NBC_THREAD, COLL, BOOL, "1", "",
         "Non-blocking collectives progress in an engine thread while the program computes (0: "
         "only from calls into the library)")
+OFS_ENV(NBC_EAGER, COLL, SIZE, "4K", "0..64K",
+        "Eager non-blocking broadcast, fcollect, alltoall and reduction: a block of up to this "
+        "many bytes goes with its signal into a landing area of the receiver at the post, one "
+        "message per pair, instead of by get after a handshake (rounded down to 64 bytes and "
+        "to 64 KiB per team over all PEs: each team slot reserves n_pes x this in the heap; "
+        "through shared memory at most 1 KiB, where a get is one copy; 0: always by get)")
 
 /* statistics (docs/stats.md) */
 OFS_ENV(STATS, DEBUG, BOOL, "0", "",

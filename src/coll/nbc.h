@@ -32,7 +32,7 @@ enum nbc_op_kind {
     NBC_OP_SIG,    /* signal class cls on member peer */
     NBC_OP_WAIT,   /* counter (cls, peer) reaches target */
     NBC_OP_PUT,    /* len bytes from src to dst (symmetric) on member peer */
-    NBC_OP_PUTSIG, /* the same, then a DATA signal ordered after it */
+    NBC_OP_PUTSIG, /* the same, then a signal of class cls ordered after it */
     NBC_OP_GET,    /* len bytes from src (symmetric) on member peer into dst */
     NBC_OP_IGET,   /* strided: nel elements of es bytes, strides dstr/sstr (elements) */
     NBC_OP_GETV,   /* collect: member peer's block; lens[] in elements, offset computed */
@@ -60,6 +60,22 @@ struct nbc_op {
     const char *r;
 };
 
+/* Bytes an operation moves or folds.  A post that leaves NBC_HEAVY_MIN bytes or more of
+ * a request undone wakes the engine thread at once (nbc_thread_kick). */
+#define NBC_HEAVY_MIN 16384
+static inline size_t nbc_op_bytes(const struct nbc_op *op)
+{
+    switch (op->kind) {
+    case NBC_OP_PUT:
+    case NBC_OP_PUTSIG:
+    case NBC_OP_GET:
+    case NBC_OP_COPY: return op->len;
+    case NBC_OP_IGET: return op->nel * op->es;
+    case NBC_OP_REDUCE: return op->nel * coll_type_size((enum coll_type)op->rtype);
+    default: return 0;
+    }
+}
+
 /* per-team engine state (local), by the team's slot */
 struct nbc_team {
     struct coll_team *team;
@@ -68,6 +84,7 @@ struct nbc_team {
     int active;                       /* on that list */
     int nreq;                         /* requests of the team not yet freed */
     uint64_t *seen;                   /* NBC_NCLS x size: targets handed out */
+    uint64_t *owed; /* by member: DATA answers to my eager puts not yet waited for */
 };
 
 struct nbc_sched {
@@ -99,7 +116,8 @@ enum { NBC_S_QUEUED, NBC_S_RUNNING, NBC_S_DONE };
 /* Append an operation depending on the ndep operations deps (indices returned by earlier
  * appends; -1 entries are skipped); returns its index. */
 int nbc_add(struct nbc_sched *s, const struct nbc_op *op, int ndep, const int *deps) OFS_HIDDEN;
-/* A wait for the next signal of class cls from member peer (target from nt->seen). */
+/* A wait for the next signal of class cls from member peer (target from nt->seen; a DATA
+ * wait also waits for the answers owed to earlier eager puts). */
 int nbc_add_wait(struct nbc_sched *s, struct nbc_team *nt, int cls, int peer, int ndep,
                  const int *deps) OFS_HIDDEN;
 /* Fill the schedule of a request; OFS_ERR_NOMEM when host memory is short. */
@@ -109,6 +127,13 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a) OF
 /* len bytes of private memory for s->tmp (s->tmp_len set): a buffer that an earlier
  * request released is reused (a fresh large malloc costs page faults every time) */
 void *nbc_tmp_get(struct nbc_sched *s, size_t len) OFS_HIDDEN;
+/* Eager: a block of up to nbc_eager_len() bytes goes with its READY signal into the
+ * receiver's landing area, in the part of the sender (nbc_land(nt, sender), the same
+ * address on every PE); the receiver copies it out and answers DATA.  The sender's next
+ * eager put to that receiver waits for the answer (owed), so a request completes after
+ * one message per pair. */
+size_t nbc_eager_len(void) OFS_HIDDEN;
+char *nbc_land(struct nbc_team *nt, int member) OFS_HIDDEN;
 /* the published length word of my copy of the team's slot (collect) */
 uint64_t *nbc_pub(struct nbc_team *nt) OFS_HIDDEN;
 /* passes until nothing moves, unless another thread runs one (the progress hook) */
@@ -131,7 +156,7 @@ void nbc_bell_ring(uint64_t *bell) OFS_HIDDEN;
  * or the bell changed since. */
 void nbc_bell_nap(int (*done)(void *), void *arg) OFS_HIDDEN;
 /* A request was posted and not completed at once: start the thread (first time), wake it
- * from its deep sleep, and, for a request moving at least NBC_KICK_MIN bytes, at once
+ * from its deep sleep, and, for a request moving at least NBC_HEAVY_MIN bytes, at once
  * from its linger (so that it moves the request while the program computes). */
 void nbc_thread_kick(size_t bytes) OFS_HIDDEN;
 void nbc_thread_stop(void) OFS_HIDDEN;

@@ -22,6 +22,8 @@ static struct {
     struct comm_ctx *ctx;
     char *base; /* symmetric: per team slot, NBC_NCLS x n_pes counters and a length word */
     size_t slot_len;
+    char *land; /* symmetric: per team slot, n_pes parts of land_per bytes (eager) */
+    size_t land_per;
     int nslots;
     struct nbc_team **teams; /* by slot */
     struct nbc_team *active; /* teams with requests not completed */
@@ -46,6 +48,16 @@ static uint64_t *counter(int slot, int cls, int src)
            (size_t)cls * (size_t)ofs_g.n_pes + (size_t)src;
 }
 
+size_t nbc_eager_len(void)
+{
+    return eng.land_per;
+}
+
+char *nbc_land(struct nbc_team *nt, int member)
+{
+    return eng.land + ((size_t)nt->team->id * (size_t)ofs_g.n_pes + (size_t)member) * eng.land_per;
+}
+
 uint64_t *nbc_pub(struct nbc_team *nt)
 {
     return counter(nt->team->id, NBC_NCLS, 0);
@@ -61,7 +73,13 @@ ofs_status_t coll_nbc_init(void)
     eng.base = heap_alloc(eng.slot_len * (size_t)eng.nslots, 64);
     nbc_bell = heap_alloc(64, 64);
     eng.teams = calloc((size_t)eng.nslots, sizeof(*eng.teams));
-    if (!eng.base || !nbc_bell || !eng.teams) {
+    eng.land_per = (size_t)ofs_g.params.NBC_EAGER;
+    if (eng.land_per > 65536 / (size_t)ofs_g.n_pes)
+        eng.land_per = 65536 / (size_t)ofs_g.n_pes;
+    eng.land_per &= ~(size_t)63;
+    if (eng.land_per)
+        eng.land = heap_alloc(eng.land_per * (size_t)ofs_g.n_pes * (size_t)eng.nslots, 64);
+    if (!eng.base || !nbc_bell || !eng.teams || (eng.land_per && !eng.land)) {
         ofs_log_error("shmem_init: no room for the counters of the non-blocking collectives "
                       "(%zu bytes of the symmetric heap)",
                       eng.slot_len * (size_t)eng.nslots);
@@ -83,6 +101,7 @@ static void team_state_free(int slot)
     if (!nt)
         return;
     free(nt->seen);
+    free(nt->owed);
     free(nt);
     eng.teams[slot] = NULL;
 }
@@ -103,6 +122,9 @@ void coll_nbc_fini(void)
     if (eng.ctx)
         comm_ctx_destroy(eng.ctx);
     eng.ctx = NULL;
+    if (eng.land)
+        heap_free(eng.land);
+    eng.land = NULL;
     if (nbc_bell)
         heap_free(nbc_bell);
     nbc_bell = NULL;
@@ -153,7 +175,7 @@ static int op_run(struct nbc_team *nt, struct nbc_op *op)
         if (op->len)
             comm_put(eng.ctx, op->dst, op->src, op->len, pe);
         return 1;
-    case NBC_OP_PUTSIG: nbc_signal(nt, NBC_C_DATA, op->peer, op->dst, op->src, op->len); return 1;
+    case NBC_OP_PUTSIG: nbc_signal(nt, op->cls, op->peer, op->dst, op->src, op->len); return 1;
     case NBC_OP_GET:
         if (op->len)
             comm_get(eng.ctx, op->dst, op->src, op->len, pe);
@@ -377,7 +399,10 @@ static struct nbc_team *team_state(struct coll_team *team)
     if (!nt)
         return NULL;
     nt->seen = calloc((size_t)NBC_NCLS * (size_t)team->size, sizeof(uint64_t));
-    if (!nt->seen) {
+    nt->owed = calloc((size_t)team->size, sizeof(uint64_t));
+    if (!nt->seen || !nt->owed) {
+        free(nt->seen);
+        free(nt->owed);
         free(nt);
         return NULL;
     }
@@ -483,14 +508,12 @@ int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p)
     if (!q)
         return 0;
     req_check(r, q);
-    if (!req_done(q))
-        nbc_progress();
     if (!req_done(q)) {
         __atomic_add_fetch(&nbc_waiters, 1, __ATOMIC_SEQ_CST);
         if (coll_cfg.fast_signal) /* sleep on the bell once polling did not suffice */
-            COMM_WAIT_UNTIL_NAP((nbc_progress(), req_done(q)), nbc_bell_nap(wait_done, q));
+            COMM_WAIT_UNTIL_NAP(wait_done(q), nbc_bell_nap(wait_done, q));
         else
-            COMM_WAIT_UNTIL(req_done(q));
+            COMM_WAIT_UNTIL(wait_done(q));
         __atomic_sub_fetch(&nbc_waiters, 1, __ATOMIC_ACQ_REL);
     }
     req_free(req_p);
@@ -526,6 +549,13 @@ void coll_nbc_team_destroy(struct coll_team *team)
 
     if (!eng.teams)
         return;
+    nt = eng.teams[team->id];
+    /* the answers to my last eager puts: they must not land after the reset below */
+    for (int j = 0; nt && nt->team == team && nt->nreq == 0 && j < team->size; j++) {
+        uint64_t *c = counter(team->id, NBC_C_DATA, j);
+        uint64_t want = nt->seen[(size_t)NBC_C_DATA * (size_t)team->size + (size_t)j] + nt->owed[j];
+        COMM_WAIT_UNTIL(__atomic_load_n(c, __ATOMIC_ACQUIRE) >= want);
+    }
     pthread_mutex_lock(&eng.lock);
     nt = eng.teams[team->id];
     if (nt && nt->team == team && nt->nreq > 0)

@@ -4,7 +4,7 @@
  * Started with the first request that a post did not complete.  With nothing outstanding
  * it lingers NBC_LINGER_NS (a condition variable with a timeout of NBC_LINGER_NAP_NS, so
  * that a post/wait loop of small requests costs no wake-up per request, while a post of
- * NBC_KICK_MIN bytes or more wakes it at once: that request is worth moving while the
+ * NBC_HEAVY_MIN bytes or more wakes it at once: that request is worth moving while the
  * program computes), then sleeps on the condition variable until a post wakes it.  While
  * an application thread waits in shmemx_req_wait it stands by (that thread drives the
  * engine; polling too would only take the CPU and the engine's lock from it).  Otherwise
@@ -23,7 +23,6 @@
 #define NBC_NAP_MAX_NS 200000L
 #define NBC_LINGER_NS 10000000L
 #define NBC_LINGER_NAP_NS 100000L
-#define NBC_KICK_MIN 16384
 
 uint64_t *nbc_bell;
 
@@ -141,7 +140,7 @@ void nbc_thread_kick(size_t bytes)
         return;
     need = !__atomic_load_n(&thr.on, __ATOMIC_ACQUIRE) ||
                __atomic_load_n(&thr.deep, __ATOMIC_SEQ_CST) ||
-               (bytes >= NBC_KICK_MIN && __atomic_load_n(&thr.lingering, __ATOMIC_SEQ_CST));
+               (bytes >= NBC_HEAVY_MIN && __atomic_load_n(&thr.lingering, __ATOMIC_SEQ_CST));
 
     if (!need) /* running, or lingering: it sees the request within NBC_LINGER_NAP_NS */
         return;
