@@ -142,8 +142,8 @@ static int eager_take(struct nbc_sched *s, struct nbc_team *nt, int j, void *dst
 }
 
 /* broadcast, fcollect, alltoall (a2a: my block for j is src + j x len) */
-static int build_eager_data(struct nbc_sched *s, struct nbc_team *nt,
-                            const struct coll_nbc_args *a, int a2a)
+static int build_eager_data(struct nbc_sched *s, struct nbc_team *nt, const struct coll_nbc_args *a,
+                            int a2a)
 {
     int n = nt->team->size, me = nt->team->my_pe, bcast = a->kind == COLL_NBC_BCAST;
     size_t len = a->nelems * a->es;
@@ -159,8 +159,8 @@ static int build_eager_data(struct nbc_sched *s, struct nbc_team *nt,
     }
     if (bcast)
         return dest != src && len && add_copy(s, dest, src, len, 0, NULL) < 0 ? -1 : 0;
-    if (len && add_copy(s, dest + (size_t)me * len, a2a ? src + (size_t)me * len : src, len, 0,
-                        NULL) < 0)
+    if (len &&
+        add_copy(s, dest + (size_t)me * len, a2a ? src + (size_t)me * len : src, len, 0, NULL) < 0)
         return -1;
     for (int k = 1; k < n; k++) {
         int j = (me + k) % n;

@@ -139,8 +139,8 @@ void nbc_thread_kick(size_t bytes)
     if (!ofs_g.params.NBC_THREAD)
         return;
     need = !__atomic_load_n(&thr.on, __ATOMIC_ACQUIRE) ||
-               __atomic_load_n(&thr.deep, __ATOMIC_SEQ_CST) ||
-               (bytes >= NBC_HEAVY_MIN && __atomic_load_n(&thr.lingering, __ATOMIC_SEQ_CST));
+           __atomic_load_n(&thr.deep, __ATOMIC_SEQ_CST) ||
+           (bytes >= NBC_HEAVY_MIN && __atomic_load_n(&thr.lingering, __ATOMIC_SEQ_CST));
 
     if (!need) /* running, or lingering: it sees the request within NBC_LINGER_NAP_NS */
         return;
