@@ -62,7 +62,7 @@ struct nbc_op {
 
 /* Bytes an operation moves or folds.  A post that leaves NBC_HEAVY_MIN bytes or more of
  * a request undone wakes the engine thread at once (nbc_thread_kick). */
-#define NBC_HEAVY_MIN 16384
+#define NBC_HEAVY_MIN 65536
 static inline size_t nbc_op_bytes(const struct nbc_op *op)
 {
     switch (op->kind) {
