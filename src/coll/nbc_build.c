@@ -96,6 +96,22 @@ static int add_copy(struct nbc_sched *s, void *dst, const void *src, size_t len,
     return nbc_add(s, &op, ndep, deps);
 }
 
+/* term j of a fold in member order: the first is copied into acc, the others reduced */
+static int add_fold(struct nbc_sched *s, char *acc, const char *term, size_t len, size_t nel,
+                    enum coll_op op, enum coll_type type, int j, const int *deps)
+{
+    struct nbc_op r = { .kind = NBC_OP_REDUCE,
+                        .dst = acc,
+                        .src = term,
+                        .nel = nel,
+                        .rop = (uint8_t)op,
+                        .rtype = (uint8_t)type };
+
+    if (j == 0)
+        return add_copy(s, acc, term, len, 2, deps);
+    return nbc_add(s, &r, 2, deps);
+}
+
 /* ---- eager (nbc.h): one message per pair, for blocks of up to nbc_eager_len() ---- */
 
 /* my block into member j's landing area, with READY, once j answered my last one there */
@@ -191,17 +207,7 @@ static int build_eager_reduce(struct nbc_sched *s, struct nbc_team *nt,
         int deps[2] = { prev, j == me ? -1 : eager_wait(s, nt, j) };
         if (j != me && deps[1] < 0)
             return -1;
-        if (j == 0) {
-            prev = add_copy(s, acc, term, len, 2, deps);
-        } else {
-            struct nbc_op r = { .kind = NBC_OP_REDUCE,
-                                .dst = acc,
-                                .src = term,
-                                .nel = a->nelems,
-                                .rop = (uint8_t)a->op,
-                                .rtype = (uint8_t)a->type };
-            prev = nbc_add(s, &r, 2, deps);
-        }
+        prev = add_fold(s, acc, term, len, a->nelems, a->op, a->type, j, deps);
         if (prev < 0)
             return -1;
     }
@@ -503,17 +509,7 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
         for (int j = 0; j <= last && !rc && len; j++) {
             const char *term = j == me ? src : bufs + (size_t)j * len;
             int deps[2] = { prev, g[j] };
-            if (j == 0) {
-                prev = add_copy(s, acc, term, len, 2, deps);
-            } else {
-                struct nbc_op r = { .kind = NBC_OP_REDUCE,
-                                    .dst = acc,
-                                    .src = term,
-                                    .nel = a->nelems,
-                                    .rop = (uint8_t)op,
-                                    .rtype = (uint8_t)a->type };
-                prev = nbc_add(s, &r, 2, deps);
-            }
+            prev = add_fold(s, acc, term, len, a->nelems, op, a->type, j, deps);
             rc = prev < 0;
         }
         /* the final copy waits for every reader of my source: dest may be source */
