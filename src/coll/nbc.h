@@ -84,7 +84,9 @@ struct nbc_team {
     int active;                       /* on that list */
     int nreq;                         /* requests of the team not yet freed */
     uint64_t *seen;                   /* NBC_NCLS x size: targets handed out */
-    uint64_t *owed; /* by member: DATA answers to my eager puts not yet waited for */
+    uint64_t *owed;  /* by member: DATA answers to my eager puts not yet waited for */
+    uint64_t *esent; /* by member: eager blocks sent to it (its landing slot: mod depth) */
+    uint64_t *erecv; /* by member: eager blocks taken from it */
 };
 
 struct nbc_sched {
@@ -128,12 +130,15 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a) OF
  * request released is reused (a fresh large malloc costs page faults every time) */
 void *nbc_tmp_get(struct nbc_sched *s, size_t len) OFS_HIDDEN;
 /* Eager: a block of up to nbc_eager_len() bytes goes with its READY signal into the
- * receiver's landing area, in the part of the sender (nbc_land(nt, sender), the same
- * address on every PE); the receiver copies it out and answers DATA.  The sender's next
- * eager put to that receiver waits for the answer (owed), so a request completes after
- * one message per pair. */
+ * receiver's landing area, in the sender's part (NBC_EAGER_DEPTH slots used in turn; the
+ * same addresses on every PE); the receiver copies it out and answers DATA.  The sender
+ * does not wait for the answer in that request (owed): its eager put that reuses the
+ * slot waits for it, as does its next DATA wait for that member, so a request completes
+ * after one message per pair and a sender runs up to NBC_EAGER_DEPTH requests ahead. */
+#define NBC_EAGER_DEPTH 4 /* landing slots per sender: how far a sender may run ahead */
 size_t nbc_eager_len(void) OFS_HIDDEN;
-char *nbc_land(struct nbc_team *nt, int member) OFS_HIDDEN;
+/* landing slot k (mod NBC_EAGER_DEPTH) of member's part */
+char *nbc_land(struct nbc_team *nt, int member, uint64_t k) OFS_HIDDEN;
 /* the published length word of my copy of the team's slot (collect) */
 uint64_t *nbc_pub(struct nbc_team *nt) OFS_HIDDEN;
 /* passes until nothing moves, unless another thread runs one (the progress hook) */

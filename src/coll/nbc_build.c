@@ -114,29 +114,30 @@ static int add_fold(struct nbc_sched *s, char *acc, const char *term, size_t len
 
 /* ---- eager (nbc.h): one message per pair, for blocks of up to nbc_eager_len() ---- */
 
-/* my block into member j's landing area, with READY, once j answered my last one there */
+/* my block into member j's next landing slot, with READY, once j answered the block that
+ * slot held (NBC_EAGER_DEPTH eager puts ago) */
 static int eager_put(struct nbc_sched *s, struct nbc_team *nt, int j, const void *src, size_t len)
 {
     struct nbc_op op = { .kind = NBC_OP_PUTSIG,
                          .cls = NBC_C_READY,
                          .peer = j,
-                         .dst = nbc_land(nt, nt->team->my_pe),
+                         .dst = nbc_land(nt, nt->team->my_pe, nt->esent[j]++),
                          .src = src,
                          .len = len };
     int w = -1, p;
 
-    if (nt->owed[j]) {
+    if (nt->owed[j] >= NBC_EAGER_DEPTH) { /* the answer that frees this slot */
         struct nbc_op wt = { .kind = NBC_OP_WAIT, .cls = NBC_C_DATA, .peer = j };
         uint64_t *seen = &nt->seen[(size_t)NBC_C_DATA * (size_t)nt->team->size + (size_t)j];
-        *seen += nt->owed[j];
-        nt->owed[j] = 0;
+        *seen += nt->owed[j] - (NBC_EAGER_DEPTH - 1);
+        nt->owed[j] = NBC_EAGER_DEPTH - 1;
         wt.target = *seen;
         if ((w = nbc_add(s, &wt, 0, NULL)) < 0)
             return -1;
     }
     p = nbc_add(s, &op, 1, &w);
     if (p >= 0)
-        nt->owed[j] = 1;
+        nt->owed[j]++;
     return p;
 }
 
@@ -151,7 +152,7 @@ static int eager_take(struct nbc_sched *s, struct nbc_team *nt, int j, void *dst
 {
     int w = eager_wait(s, nt, j), c;
 
-    c = add_copy(s, dst, nbc_land(nt, j), len, 1, &w);
+    c = add_copy(s, dst, nbc_land(nt, j, nt->erecv[j]++), len, 1, &w);
     if (w < 0 || c < 0 || add_sig(s, NBC_C_DATA, j, c) < 0)
         return -1;
     return c;
@@ -203,7 +204,7 @@ static int build_eager_reduce(struct nbc_sched *s, struct nbc_team *nt,
         if ((idx[np++] = eager_put(s, nt, (me + k) % n, a->src, len)) < 0)
             return -1;
     for (int j = 0; j < n; j++) {
-        const char *term = j == me ? a->src : nbc_land(nt, j);
+        const char *term = j == me ? a->src : nbc_land(nt, j, nt->erecv[j]++);
         int deps[2] = { prev, j == me ? -1 : eager_wait(s, nt, j) };
         if (j != me && deps[1] < 0)
             return -1;

@@ -15,7 +15,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#define NBC_REQS_SPARE 1024 /* handles beyond the limit: a freed one stays dead longer */
+#define NBC_LAND_SLOT_MAX 65536 /* eager landing area per team slot */
+#define NBC_REQS_SPARE 1024     /* handles beyond the limit: a freed one stays dead longer */
 
 static struct {
     pthread_mutex_t lock; /* one pass at a time; posting and freeing */
@@ -53,9 +54,11 @@ size_t nbc_eager_len(void)
     return eng.land_per;
 }
 
-char *nbc_land(struct nbc_team *nt, int member)
+char *nbc_land(struct nbc_team *nt, int member, uint64_t k)
 {
-    return eng.land + ((size_t)nt->team->id * (size_t)ofs_g.n_pes + (size_t)member) * eng.land_per;
+    size_t part = (size_t)nt->team->id * (size_t)ofs_g.n_pes + (size_t)member;
+
+    return eng.land + (part * NBC_EAGER_DEPTH + (size_t)(k % NBC_EAGER_DEPTH)) * eng.land_per;
 }
 
 uint64_t *nbc_pub(struct nbc_team *nt)
@@ -73,12 +76,14 @@ ofs_status_t coll_nbc_init(void)
     eng.base = heap_alloc(eng.slot_len * (size_t)eng.nslots, 64);
     nbc_bell = heap_alloc(64, 64);
     eng.teams = calloc((size_t)eng.nslots, sizeof(*eng.teams));
+    /* at most NBC_LAND_SLOT_MAX bytes per team slot */
     eng.land_per = (size_t)ofs_g.params.NBC_EAGER;
-    if (eng.land_per > 65536 / (size_t)ofs_g.n_pes)
-        eng.land_per = 65536 / (size_t)ofs_g.n_pes;
+    if (eng.land_per > NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes)
+        eng.land_per = NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes;
     eng.land_per &= ~(size_t)63;
     if (eng.land_per)
-        eng.land = heap_alloc(eng.land_per * (size_t)ofs_g.n_pes * (size_t)eng.nslots, 64);
+        eng.land = heap_alloc(
+            eng.land_per * NBC_EAGER_DEPTH * (size_t)ofs_g.n_pes * (size_t)eng.nslots, 64);
     if (!eng.base || !nbc_bell || !eng.teams || (eng.land_per && !eng.land)) {
         ofs_log_error("shmem_init: no room for the counters of the non-blocking collectives "
                       "(%zu bytes of the symmetric heap)",
@@ -399,13 +404,15 @@ static struct nbc_team *team_state(struct coll_team *team)
     if (!nt)
         return NULL;
     nt->seen = calloc((size_t)NBC_NCLS * (size_t)team->size, sizeof(uint64_t));
-    nt->owed = calloc((size_t)team->size, sizeof(uint64_t));
+    nt->owed = calloc(3 * (size_t)team->size, sizeof(uint64_t));
     if (!nt->seen || !nt->owed) {
         free(nt->seen);
         free(nt->owed);
         free(nt);
         return NULL;
     }
+    nt->esent = nt->owed + team->size;
+    nt->erecv = nt->esent + team->size;
     nt->team = team;
     eng.teams[team->id] = nt;
     return nt;

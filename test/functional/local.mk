@@ -22,6 +22,8 @@ test_functional_no_finalize_LDADD = $(TEST_LDADD)
 test_functional_wait_end_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += test/functional/nbc_coll
 test_functional_nbc_coll_LDADD = $(TEST_LDADD)
+check_PROGRAMS += test/functional/nbc_eager
+test_functional_nbc_eager_LDADD = $(TEST_LDADD)
 # every typed shmemx_*_nb against its blocking form, generated from the type table
 check_PROGRAMS += test/functional/nbc_types
 nodist_test_functional_nbc_types_SOURCES = test/functional/nbc_types.c
