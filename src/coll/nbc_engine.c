@@ -23,7 +23,7 @@ static struct {
     struct comm_ctx *ctx;
     char *base; /* symmetric: per team slot, NBC_NCLS x n_pes counters and a length word */
     size_t slot_len;
-    char *land; /* symmetric: per team slot, n_pes parts of land_per bytes (eager) */
+    char *land; /* symmetric: per team slot and member, NBC_EAGER_DEPTH x land_per bytes */
     size_t land_per;
     int nslots;
     struct nbc_team **teams; /* by slot */
@@ -42,6 +42,16 @@ static struct {
     void *p;
     size_t len;
 } tmp_cache[NBC_TMP_CACHE];
+
+/* operation and dependency arrays of released schedules, for the next ones (no malloc
+ * per request) */
+#define NBC_ARR_CACHE 8
+static struct {
+    struct nbc_op *ops;
+    uint32_t *deps;
+    uint32_t cap, dcap;
+} arr_cache[NBC_ARR_CACHE];
+static int arr_n;
 
 static uint64_t *counter(int slot, int cls, int src)
 {
@@ -69,6 +79,7 @@ uint64_t *nbc_pub(struct nbc_team *nt)
 ofs_status_t coll_nbc_init(void)
 {
     ofs_status_t st;
+    size_t land_len;
 
     eng.nslots = (int)ofs_g.params.TEAMS_MAX;
     eng.slot_len =
@@ -81,13 +92,14 @@ ofs_status_t coll_nbc_init(void)
     if (eng.land_per > NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes)
         eng.land_per = NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes;
     eng.land_per &= ~(size_t)63;
-    if (eng.land_per)
-        eng.land = heap_alloc(
-            eng.land_per * NBC_EAGER_DEPTH * (size_t)ofs_g.n_pes * (size_t)eng.nslots, 64);
+    land_len = eng.land_per * NBC_EAGER_DEPTH * (size_t)ofs_g.n_pes * (size_t)eng.nslots;
+    if (land_len)
+        eng.land = heap_alloc(land_len, 64);
     if (!eng.base || !nbc_bell || !eng.teams || (eng.land_per && !eng.land)) {
-        ofs_log_error("shmem_init: no room for the counters of the non-blocking collectives "
-                      "(%zu bytes of the symmetric heap)",
-                      eng.slot_len * (size_t)eng.nslots);
+        ofs_log_error("shmem_init: no room for the counters and eager landing areas of the "
+                      "non-blocking collectives (%zu bytes of the symmetric heap; "
+                      "SHMEM_NBC_EAGER=0 saves %zu)",
+                      eng.slot_len * (size_t)eng.nslots + land_len, land_len);
         return OFS_ERR_NOMEM;
     }
     memset(eng.base, 0, eng.slot_len * (size_t)eng.nslots);
@@ -120,6 +132,11 @@ void coll_nbc_fini(void)
     for (int i = 0; i < NBC_TMP_CACHE; i++) {
         free(tmp_cache[i].p);
         tmp_cache[i].p = NULL;
+    }
+    while (arr_n > 0) {
+        arr_n--;
+        free(arr_cache[arr_n].ops);
+        free(arr_cache[arr_n].deps);
     }
     free(eng.teams);
     eng.teams = NULL;
@@ -300,16 +317,6 @@ static void tmp_put(void *p, size_t len)
     tmp_cache[slot].p = p;
     tmp_cache[slot].len = len;
 }
-
-/* operation and dependency arrays of released schedules, for the next ones (no malloc
- * per request) */
-#define NBC_ARR_CACHE 8
-static struct {
-    struct nbc_op *ops;
-    uint32_t *deps;
-    uint32_t cap, dcap;
-} arr_cache[NBC_ARR_CACHE];
-static int arr_n;
 
 /* The schedule's memory goes as soon as it completed (the handle stays until freed). */
 static void sched_release(struct nbc_sched *s)
