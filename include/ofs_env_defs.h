@@ -188,7 +188,7 @@ OFS_ENV(NBC_EAGER, COLL, SIZE, "4K", "0..64K",
         "Eager non-blocking broadcast, fcollect, alltoall and reduction: a block of up to this "
         "many bytes goes with its signal into a landing area of the receiver at the post, one "
         "message per pair, instead of by get after a handshake (rounded down to 64 bytes and "
-        "to 16 KiB / n_pes: each team slot reserves 4 landing slots per PE, at most 64 KiB; "
+        "to 8 KiB / n_pes: each team slot reserves 4 landing slots per PE, at most 32 KiB; "
         "through shared memory at most 1 KiB, where a get is one copy; 0: always by get)")
 
 /* statistics (docs/stats.md) */

@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#define NBC_LAND_SLOT_MAX 65536 /* eager landing area per team slot */
+#define NBC_LAND_SLOT_MAX 32768 /* eager landing area per team slot (docs/nbc.md) */
 #define NBC_REQS_SPARE 1024     /* handles beyond the limit: a freed one stays dead longer */
 
 static struct {
