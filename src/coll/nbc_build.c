@@ -5,7 +5,9 @@
  * reader answers DATA when it is done, so nobody writes into memory of a PE that may not
  * have posted the request yet, and a source is free for reuse when its owner has every
  * DATA answer.  That needs no symmetric scratch space, so several requests of a team can
- * be outstanding, and blocking collectives keep their own counters and scratch.
+ * be outstanding, and blocking collectives keep their own counters and scratch.  Blocks
+ * up to nbc_eager_len() go instead with their READY into the receiver's landing area, the
+ * only symmetric memory a sender writes before its receiver posted (nbc.h: eager).
  * - team_sync: dissemination rounds (SYNC signals).
  * - broadcast: every member gets the root's source (linear; the root answers nothing).
  * - fcollect, collect, alltoall(s): every member gets its blocks from every other member;
