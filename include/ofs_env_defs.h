@@ -202,6 +202,12 @@ OFS_ENV(BARRIER_RELEASE_YIELD, COLL, BOOL, "1", "",
         "called by the program (barrier_all, sync_all, team_sync, active-set barrier/sync) "
         "yields the CPU once before it leaves, so that the members that waited leave first "
         "(0: it leaves at once)")
+OFS_ENV(NBC_EAGER, COLL, SIZE, "4K", "0..64K",
+        "Eager non-blocking broadcast, fcollect, alltoall and reduction: a block of up to this "
+        "many bytes goes with its signal into a landing area of the receiver at the post, one "
+        "message per pair, instead of by get after a handshake (rounded down to 64 bytes and "
+        "to 8 KiB / n_pes: each team slot reserves 4 landing slots per PE, at most 32 KiB; "
+        "through shared memory at most 1 KiB, where a get is one copy; 0: always by get)")
 
 /* statistics (docs/stats.md) */
 OFS_ENV(STATS, DEBUG, BOOL, "0", "",

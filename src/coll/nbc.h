@@ -32,7 +32,7 @@ enum nbc_op_kind {
     NBC_OP_SIG,    /* signal class cls on member peer */
     NBC_OP_WAIT,   /* counter (cls, peer) reaches target */
     NBC_OP_PUT,    /* len bytes from src to dst (symmetric) on member peer */
-    NBC_OP_PUTSIG, /* the same, then a DATA signal ordered after it */
+    NBC_OP_PUTSIG, /* the same, then a signal of class cls ordered after it */
     NBC_OP_GET,    /* len bytes from src (symmetric) on member peer into dst */
     NBC_OP_IGET,   /* strided: nel elements of es bytes, strides dstr/sstr (elements) */
     NBC_OP_GETV,   /* collect: member peer's block; lens[] in elements, offset computed */
@@ -60,12 +60,33 @@ struct nbc_op {
     const char *r;
 };
 
+/* Bytes an operation moves or folds.  A post that leaves NBC_HEAVY_MIN bytes or more of
+ * a request undone wakes the engine thread at once (nbc_thread_kick). */
+#define NBC_HEAVY_MIN 65536
+static inline size_t nbc_op_bytes(const struct nbc_op *op)
+{
+    switch (op->kind) {
+    case NBC_OP_PUT:
+    case NBC_OP_PUTSIG:
+    case NBC_OP_GET:
+    case NBC_OP_COPY: return op->len;
+    case NBC_OP_IGET: return op->nel * op->es;
+    case NBC_OP_REDUCE: return op->nel * coll_type_size((enum coll_type)op->rtype);
+    default: return 0;
+    }
+}
+
 /* per-team engine state (local), by the team's slot */
 struct nbc_team {
     struct coll_team *team;
     struct coll_nbc_req *head, *tail; /* requests in posting order; head runs */
+    struct nbc_team *anext;           /* the engine's list of teams with requests */
+    int active;                       /* on that list */
     int nreq;                         /* requests of the team not yet freed */
     uint64_t *seen;                   /* NBC_NCLS x size: targets handed out */
+    uint64_t *owed;  /* by member: DATA answers to my eager puts not yet waited for */
+    uint64_t *esent; /* by member: eager blocks sent to it (its landing slot: mod depth) */
+    uint64_t *erecv; /* by member: eager blocks taken from it */
 };
 
 struct nbc_sched {
@@ -74,6 +95,7 @@ struct nbc_sched {
     uint32_t *deps;
     uint32_t ndeps, dcap;
     uint32_t first; /* ops before it all completed */
+    size_t bytes;   /* data the schedule moves or folds (the engine thread's kick) */
     void *tmp;      /* private buffers of the request (from nbc_tmp_get) */
     size_t tmp_len;
     size_t mem; /* bytes held (SHMEM_NBC_MEM_MAX) */
@@ -96,7 +118,8 @@ enum { NBC_S_QUEUED, NBC_S_RUNNING, NBC_S_DONE };
 /* Append an operation depending on the ndep operations deps (indices returned by earlier
  * appends; -1 entries are skipped); returns its index. */
 int nbc_add(struct nbc_sched *s, const struct nbc_op *op, int ndep, const int *deps) OFS_HIDDEN;
-/* A wait for the next signal of class cls from member peer (target from nt->seen). */
+/* A wait for the next signal of class cls from member peer (target from nt->seen; a DATA
+ * wait also waits for the answers owed to earlier eager puts). */
 int nbc_add_wait(struct nbc_sched *s, struct nbc_team *nt, int cls, int peer, int ndep,
                  const int *deps) OFS_HIDDEN;
 /* Fill the schedule of a request; OFS_ERR_NOMEM when host memory is short. */
@@ -106,6 +129,16 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a) OF
 /* len bytes of private memory for s->tmp (s->tmp_len set): a buffer that an earlier
  * request released is reused (a fresh large malloc costs page faults every time) */
 void *nbc_tmp_get(struct nbc_sched *s, size_t len) OFS_HIDDEN;
+/* Eager: a block of up to nbc_eager_len() bytes goes with its READY signal into the
+ * receiver's landing area, in the sender's part (NBC_EAGER_DEPTH slots used in turn; the
+ * same addresses on every PE); the receiver copies it out and answers DATA.  The sender
+ * does not wait for the answer in that request (owed): its eager put that reuses the
+ * slot waits for it, as does its next DATA wait for that member, so a request completes
+ * after one message per pair and a sender runs up to NBC_EAGER_DEPTH requests ahead. */
+#define NBC_EAGER_DEPTH 4 /* landing slots per sender: how far a sender may run ahead */
+size_t nbc_eager_len(void) OFS_HIDDEN;
+/* landing slot k (mod NBC_EAGER_DEPTH) of member's part */
+char *nbc_land(struct nbc_team *nt, int member, uint64_t k) OFS_HIDDEN;
 /* the two published words of my copy of the team's slot (collect): the length, and where
  * the source lies, NBC_LOC(segment, offset) (a member whose own source is NULL, giving
  * nothing, reads the others' blocks from there: GETV with cls = 1) */
@@ -113,5 +146,29 @@ uint64_t *nbc_pub(struct nbc_team *nt) OFS_HIDDEN;
 #define NBC_LOC(seg, off) ((uint64_t)(seg) << 56 | (uint64_t)(off))
 #define NBC_LOC_SEG(loc) ((int)((loc) >> 56))
 #define NBC_LOC_OFF(loc) ((size_t)((loc) & ((1ULL << 56) - 1)))
+/* passes until nothing moves, unless another thread runs one (the progress hook) */
+void nbc_progress(void) OFS_HIDDEN;
+/* shared with the engine thread: requests not completed, application threads in
+ * shmemx_req_wait, passes that moved something (all atomic) */
+extern int nbc_outstanding OFS_HIDDEN;
+extern int nbc_waiters OFS_HIDDEN;
+extern unsigned nbc_moves OFS_HIDDEN;
+
+/* ---- the engine thread and the bell (nbc_thread.c) ----
+ * The bell is a symmetric word per PE: bit 0 says somebody sleeps on it (futex); whoever
+ * clears that bit (adding 1) wakes the sleepers.  Every signal sent through shared memory
+ * looks at its receiver's bell after the counter's update, and a sleeper sets the bit
+ * before its last look at the counters, so one of the two sees the other. */
+extern uint64_t *nbc_bell OFS_HIDDEN;
+/* after a signal (sequentially consistent) through shared memory to bell's owner */
+void nbc_bell_ring(uint64_t *bell) OFS_HIDDEN;
+/* Sleep on my bell (at most COLL_NAP_MAX_NS) unless done() holds once the bit is set,
+ * or the bell changed since. */
+void nbc_bell_nap(int (*done)(void *), void *arg) OFS_HIDDEN;
+/* A request was posted and not completed at once: start the thread (first time), wake it
+ * from its deep sleep, and, for a request moving at least NBC_HEAVY_MIN bytes, at once
+ * from its linger (so that it moves the request while the program computes). */
+void nbc_thread_kick(size_t bytes) OFS_HIDDEN;
+void nbc_thread_stop(void) OFS_HIDDEN;
 
 #endif

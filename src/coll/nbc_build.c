@@ -5,7 +5,9 @@
  * reader answers DATA when it is done, so nobody writes into memory of a PE that may not
  * have posted the request yet, and a source is free for reuse when its owner has every
  * DATA answer.  That needs no symmetric scratch space, so several requests of a team can
- * be outstanding, and blocking collectives keep their own counters and scratch.
+ * be outstanding, and blocking collectives keep their own counters and scratch.  Blocks
+ * up to nbc_eager_len() go instead with their READY into the receiver's landing area, the
+ * only symmetric memory a sender writes before its receiver posted (nbc.h: eager).
  * - team_sync: dissemination rounds (SYNC signals).
  * - broadcast: every member gets the root's source (linear; the root answers nothing).
  * - fcollect, collect, alltoall(s): every member gets its blocks from every other member;
@@ -24,6 +26,9 @@
  * and on 2 members, which move as many bytes either way: every member folds every source,
  * in fewer steps) */
 #define NBC_REDUCE_RS_MIN 4096
+/* eager through shared memory only up to this: beyond it the second copy (out of the
+ * landing area) costs more than the handshake it saves (docs/nbc.md) */
+#define NBC_EAGER_SHM_MAX 1024
 
 static int grow(void **p, uint32_t *cap, size_t elem)
 {
@@ -45,6 +50,7 @@ int nbc_add(struct nbc_sched *s, const struct nbc_op *op, int ndep, const int *d
         return -1;
     o = &s->ops[s->nops];
     *o = *op;
+    s->bytes += nbc_op_bytes(op);
     o->done = 0;
     o->dep0 = s->ndeps;
     o->ndeps = 0;
@@ -63,8 +69,13 @@ int nbc_add_wait(struct nbc_sched *s, struct nbc_team *nt, int cls, int peer, in
                  const int *deps)
 {
     struct nbc_op op = { .kind = NBC_OP_WAIT, .cls = (uint8_t)cls, .peer = peer };
+    uint64_t *seen = &nt->seen[(size_t)cls * (size_t)nt->team->size + (size_t)peer];
 
-    op.target = ++nt->seen[(size_t)cls * (size_t)nt->team->size + (size_t)peer];
+    if (cls == NBC_C_DATA) { /* and the answers owed to my earlier eager puts */
+        *seen += nt->owed[peer];
+        nt->owed[peer] = 0;
+    }
+    op.target = ++*seen;
     return nbc_add(s, &op, ndep, deps);
 }
 
@@ -85,6 +96,129 @@ static int add_copy(struct nbc_sched *s, void *dst, const void *src, size_t len,
 {
     struct nbc_op op = { .kind = NBC_OP_COPY, .dst = dst, .src = src, .len = len };
     return nbc_add(s, &op, ndep, deps);
+}
+
+/* term j of a fold in member order: the first is copied into acc, the others reduced */
+static int add_fold(struct nbc_sched *s, char *acc, const char *term, size_t len, size_t nel,
+                    enum coll_op op, enum coll_type type, int j, const int *deps)
+{
+    struct nbc_op r = { .kind = NBC_OP_REDUCE,
+                        .dst = acc,
+                        .src = term,
+                        .nel = nel,
+                        .rop = (uint8_t)op,
+                        .rtype = (uint8_t)type };
+
+    if (j == 0)
+        return add_copy(s, acc, term, len, 2, deps);
+    return nbc_add(s, &r, 2, deps);
+}
+
+/* ---- eager (nbc.h): one message per pair, for blocks of up to nbc_eager_len() ---- */
+
+/* my block into member j's next landing slot, with READY, once j answered the block that
+ * slot held (NBC_EAGER_DEPTH eager puts ago) */
+static int eager_put(struct nbc_sched *s, struct nbc_team *nt, int j, const void *src, size_t len)
+{
+    struct nbc_op op = { .kind = NBC_OP_PUTSIG,
+                         .cls = NBC_C_READY,
+                         .peer = j,
+                         .dst = nbc_land(nt, nt->team->my_pe, nt->esent[j]++),
+                         .src = src,
+                         .len = len };
+    int w = -1, p;
+
+    if (nt->owed[j] >= NBC_EAGER_DEPTH) { /* the answer that frees this slot */
+        struct nbc_op wt = { .kind = NBC_OP_WAIT, .cls = NBC_C_DATA, .peer = j };
+        uint64_t *seen = &nt->seen[(size_t)NBC_C_DATA * (size_t)nt->team->size + (size_t)j];
+        *seen += nt->owed[j] - (NBC_EAGER_DEPTH - 1);
+        nt->owed[j] = NBC_EAGER_DEPTH - 1;
+        wt.target = *seen;
+        if ((w = nbc_add(s, &wt, 0, NULL)) < 0)
+            return -1;
+    }
+    p = nbc_add(s, &op, 1, &w);
+    if (p >= 0)
+        nt->owed[j]++;
+    return p;
+}
+
+/* wait for member j's eager block (READY); returns the wait */
+static int eager_wait(struct nbc_sched *s, struct nbc_team *nt, int j)
+{
+    return nbc_add_wait(s, nt, NBC_C_READY, j, 0, NULL);
+}
+
+/* member j's eager block out of my landing area into dst, then the answer */
+static int eager_take(struct nbc_sched *s, struct nbc_team *nt, int j, void *dst, size_t len)
+{
+    int w = eager_wait(s, nt, j), c;
+
+    c = add_copy(s, dst, nbc_land(nt, j, nt->erecv[j]++), len, 1, &w);
+    if (w < 0 || c < 0 || add_sig(s, NBC_C_DATA, j, c) < 0)
+        return -1;
+    return c;
+}
+
+/* broadcast, fcollect, alltoall (a2a: my block for j is src + j x len) */
+static int build_eager_data(struct nbc_sched *s, struct nbc_team *nt, const struct coll_nbc_args *a,
+                            int a2a)
+{
+    int n = nt->team->size, me = nt->team->my_pe, bcast = a->kind == COLL_NBC_BCAST;
+    size_t len = a->nelems * a->es;
+    char *dest = a->dest;
+    const char *src = a->src;
+
+    if (bcast && me != a->root)
+        return eager_take(s, nt, a->root, dest, len) < 0 ? -1 : 0;
+    for (int k = 1; k < n; k++) {
+        int j = (me + k) % n;
+        if (eager_put(s, nt, j, a2a ? src + (size_t)j * len : src, len) < 0)
+            return -1;
+    }
+    if (bcast)
+        return dest != src && len && add_copy(s, dest, src, len, 0, NULL) < 0 ? -1 : 0;
+    if (len &&
+        add_copy(s, dest + (size_t)me * len, a2a ? src + (size_t)me * len : src, len, 0, NULL) < 0)
+        return -1;
+    for (int k = 1; k < n; k++) {
+        int j = (me + k) % n;
+        if (eager_take(s, nt, j, dest + (size_t)j * len, len) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* reduction: every source to every member, folded in member order out of the landing
+ * areas; the result goes to dest (which may be source) once every put has read it */
+static int build_eager_reduce(struct nbc_sched *s, struct nbc_team *nt,
+                              const struct coll_nbc_args *a, int *idx)
+{
+    int n = nt->team->size, me = nt->team->my_pe, prev = -1, np = 0;
+    size_t len = a->nelems * a->es;
+    char *acc;
+
+    if (!nbc_tmp_get(s, len))
+        return -1;
+    s->mem += len;
+    acc = s->tmp;
+    for (int k = 1; k < n; k++)
+        if ((idx[np++] = eager_put(s, nt, (me + k) % n, a->src, len)) < 0)
+            return -1;
+    for (int j = 0; j < n; j++) {
+        const char *term = j == me ? a->src : nbc_land(nt, j, nt->erecv[j]++);
+        int deps[2] = { prev, j == me ? -1 : eager_wait(s, nt, j) };
+        if (j != me && deps[1] < 0)
+            return -1;
+        prev = add_fold(s, acc, term, len, a->nelems, a->op, a->type, j, deps);
+        if (prev < 0)
+            return -1;
+    }
+    for (int j = 0; j < n; j++)
+        if (j != me && add_sig(s, NBC_C_DATA, j, prev) < 0)
+            return -1;
+    idx[np++] = prev;
+    return len && add_copy(s, a->dest, acc, len, np, idx) < 0 ? -1 : 0;
 }
 
 static int build_sync(struct nbc_sched *s, struct nbc_team *nt)
@@ -204,20 +338,28 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
 {
     struct nbc_sched *s = &q->s;
     struct nbc_team *nt = q->nt;
-    int n = nt->team->size, me = nt->team->my_pe, rc = 0;
+    int n = nt->team->size, me = nt->team->my_pe, rc = 0, eager;
     size_t len = a->nelems * a->es;
     char *dest = a->dest;
     const char *src = a->src;
-    char *want = calloc((size_t)n, 1);
-    int *idx = calloc((size_t)n + 1, sizeof(int));
+    /* small teams: on the stack (no malloc per request) */
+    char want_s[64];
+    int idx_s[65];
+    char *want = n <= 64 ? want_s : calloc((size_t)n, 1);
+    int *idx = n <= 64 ? idx_s : calloc((size_t)n + 1, sizeof(int));
 
     if (!want || !idx)
         goto nomem;
+    memset(want, 0, (size_t)n);
+    eager = nbc_eager_len() && len <= nbc_eager_len() &&
+            (!coll_cfg.fast_signal || len <= NBC_EAGER_SHM_MAX);
     switch (a->kind) {
     case COLL_NBC_SYNC: rc = build_sync(s, nt); break;
 
     case COLL_NBC_BCAST:
-        if (me == a->root) {
+        if (eager) {
+            rc = build_eager_data(s, nt, a, 0);
+        } else if (me == a->root) {
             memset(want, 1, (size_t)n);
             rc = ready_all(s, nt, want, -1);
             /* answers: from every member but me */
@@ -243,6 +385,10 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
         size_t dblk = strided ? a->nelems * (size_t)a->dst * a->es : len;
         size_t sblk = strided ? a->nelems * (size_t)a->sst * a->es : len;
 
+        if (eager && !strided) {
+            rc = build_eager_data(s, nt, a, a2a);
+            break;
+        }
         memset(want, 1, (size_t)n);
         rc = ready_all(s, nt, want, -1);
         for (int k = 0; k < n && !rc; k++) {
@@ -340,6 +486,10 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
             rc = build_reduce_rs(s, nt, a);
             break;
         }
+        if (eager) {
+            rc = build_eager_reduce(s, nt, a, idx);
+            break;
+        }
         /* fall through */
     case COLL_NBC_SCAN: {
         int scan = a->kind == COLL_NBC_SCAN;
@@ -373,17 +523,7 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
         for (int j = 0; j <= last && !rc && len; j++) {
             const char *term = j == me ? src : bufs + (size_t)j * len;
             int deps[2] = { prev, g[j] };
-            if (j == 0) {
-                prev = add_copy(s, acc, term, len, 2, deps);
-            } else {
-                struct nbc_op r = { .kind = NBC_OP_REDUCE,
-                                    .dst = acc,
-                                    .src = term,
-                                    .nel = a->nelems,
-                                    .rop = (uint8_t)op,
-                                    .rtype = (uint8_t)a->type };
-                prev = nbc_add(s, &r, 2, deps);
-            }
+            prev = add_fold(s, acc, term, len, a->nelems, op, a->type, j, deps);
             rc = prev < 0;
         }
         /* the final copy waits for every reader of my source: dest may be source */
@@ -404,15 +544,19 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
         break;
     }
     }
-    free(want);
-    free(idx);
+    if (n > 64) {
+        free(want);
+        free(idx);
+    }
     if (rc)
         return OFS_ERR_NOMEM;
     s->mem += (size_t)s->cap * sizeof(*s->ops) + (size_t)s->dcap * sizeof(*s->deps);
     return OFS_OK;
 
 nomem:
-    free(want);
-    free(idx);
+    if (n > 64) {
+        free(want);
+        free(idx);
+    }
     return OFS_ERR_NOMEM;
 }

@@ -1,60 +1,40 @@
 /*
- * The engine of the non-blocking collectives (nbc.h): requests, their per-team queues,
- * the passes that advance schedules, and who runs them:
- * - every wait of the library: comm_progress runs the hook set here while a request is
- *   outstanding (one atomic load of a pointer when none is);
- * - the engine thread, started with the first request: it sleeps on a condition variable
- *   while nothing is outstanding, and between passes that found nothing to do it naps
- *   (growing steps up to NBC_NAP_MAX_NS), so a PE that computes without calling the
- *   library still moves its part of every schedule;
- * - shmemx_req_wait/test through the wait primitive.
- * One pass at a time (a mutex taken with trylock: a pass that finds it taken returns, so
- * the comm calls of a pass may drive progress again without recursing).  The engine
- * issues its puts, gets and signals on a context of its own.
+ * The engine of the non-blocking collectives (nbc.h): requests, their per-team queues and
+ * the passes that advance schedules.  Passes are run by the post itself (as far as the
+ * schedule goes at once), by every wait of the library (comm_progress runs the hook set
+ * here while a request is outstanding: one atomic load of a pointer when none is), by
+ * shmemx_req_wait/test through the wait primitive, and by the engine thread
+ * (nbc_thread.c) while the program computes.  One pass at a time (a mutex taken with
+ * trylock: a pass that finds it taken returns, so the comm calls of a pass may drive
+ * progress again without recursing).  The engine issues its puts, gets and signals on a
+ * context of its own.
  */
 #define _GNU_SOURCE
 #include "nbc.h"
 
 #include <pthread.h>
-#include <sys/prctl.h>
 #include <stdlib.h>
-#include <time.h>
 
-#define NBC_NAP_MIN_NS 5000L
-#define NBC_NAP_MAX_NS 200000L
-/* with nothing outstanding the thread lingers this long, looking every NBC_LINGER_NAP_NS,
- * before it sleeps until woken: a program that posts and waits in a loop then costs no
- * wake-up of the thread per request */
-#define NBC_LINGER_NS 10000000L
-#define NBC_LINGER_NAP_NS 100000L
-#define NBC_REQS_SPARE 1024 /* handles beyond the limit: a freed one stays dead longer */
+#define NBC_LAND_SLOT_MAX 32768 /* eager landing area per team slot (docs/nbc.md) */
+#define NBC_REQS_SPARE 1024     /* handles beyond the limit: a freed one stays dead longer */
 
 static struct {
     pthread_mutex_t lock; /* one pass at a time; posting and freeing */
     struct comm_ctx *ctx;
     char *base; /* symmetric: per team slot, NBC_NCLS x n_pes counters, 2 words (nbc_pub) */
     size_t slot_len;
+    char *land; /* symmetric: per team slot and member, NBC_EAGER_DEPTH x land_per bytes */
+    size_t land_per;
     int nslots;
     struct nbc_team **teams; /* by slot */
+    struct nbc_team *active; /* teams with requests not completed */
     struct ofs_htab reqs;
-    int outstanding; /* requests not completed (atomic) */
-    int waiters;     /* application threads in shmemx_req_wait (atomic): they drive */
-    uint64_t *bell;  /* symmetric: rung (+2) by every signal sent through shared memory;
-                      * bit 0: somebody sleeps on it (futex) */
-    int nreq;        /* requests not freed */
-    size_t mem;      /* schedule memory held */
-    /* engine thread */
-    pthread_t thread;
-    int thread_on, stop;
-    int deep; /* the thread sleeps until woken (atomic; set under tlock) */
-    pthread_mutex_t tlock;
-    pthread_cond_t tcond;
-} eng = { .lock = PTHREAD_MUTEX_INITIALIZER,
-          .reqs = OFS_HTAB_INITIALIZER,
-          .tlock = PTHREAD_MUTEX_INITIALIZER,
-          .tcond = PTHREAD_COND_INITIALIZER };
+    int nreq;   /* requests not freed */
+    size_t mem; /* schedule memory held */
+} eng = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
 
-static void nbc_progress(void);
+int nbc_outstanding, nbc_waiters;
+unsigned nbc_moves;
 
 /* released private buffers kept for reuse, largest first out */
 #define NBC_TMP_CACHE 4
@@ -63,10 +43,32 @@ static struct {
     size_t len;
 } tmp_cache[NBC_TMP_CACHE];
 
+/* operation and dependency arrays of released schedules, for the next ones (no malloc
+ * per request) */
+#define NBC_ARR_CACHE 8
+static struct {
+    struct nbc_op *ops;
+    uint32_t *deps;
+    uint32_t cap, dcap;
+} arr_cache[NBC_ARR_CACHE];
+static int arr_n;
+
 static uint64_t *counter(int slot, int cls, int src)
 {
     return (uint64_t *)(eng.base + (size_t)slot * eng.slot_len) +
            (size_t)cls * (size_t)ofs_g.n_pes + (size_t)src;
+}
+
+size_t nbc_eager_len(void)
+{
+    return eng.land_per;
+}
+
+char *nbc_land(struct nbc_team *nt, int member, uint64_t k)
+{
+    size_t part = (size_t)nt->team->id * (size_t)ofs_g.n_pes + (size_t)member;
+
+    return eng.land + (part * NBC_EAGER_DEPTH + (size_t)(k % NBC_EAGER_DEPTH)) * eng.land_per;
 }
 
 uint64_t *nbc_pub(struct nbc_team *nt)
@@ -77,21 +79,31 @@ uint64_t *nbc_pub(struct nbc_team *nt)
 ofs_status_t coll_nbc_init(void)
 {
     ofs_status_t st;
+    size_t land_len;
 
     eng.nslots = (int)ofs_g.params.TEAMS_MAX;
     eng.slot_len =
         (((size_t)NBC_NCLS * (size_t)ofs_g.n_pes + 2) * sizeof(uint64_t) + 63) & ~(size_t)63;
     eng.base = heap_alloc(eng.slot_len * (size_t)eng.nslots, 64);
-    eng.bell = heap_alloc(64, 64);
+    nbc_bell = heap_alloc(64, 64);
     eng.teams = calloc((size_t)eng.nslots, sizeof(*eng.teams));
-    if (!eng.base || !eng.bell || !eng.teams) {
-        ofs_log_error("shmem_init: no room for the counters of the non-blocking collectives "
-                      "(%zu bytes of the symmetric heap)",
-                      eng.slot_len * (size_t)eng.nslots);
+    /* at most NBC_LAND_SLOT_MAX bytes per team slot */
+    eng.land_per = (size_t)ofs_g.params.NBC_EAGER;
+    if (eng.land_per > NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes)
+        eng.land_per = NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes;
+    eng.land_per &= ~(size_t)63;
+    land_len = eng.land_per * NBC_EAGER_DEPTH * (size_t)ofs_g.n_pes * (size_t)eng.nslots;
+    if (land_len)
+        eng.land = heap_alloc(land_len, 64);
+    if (!eng.base || !nbc_bell || !eng.teams || (eng.land_per && !eng.land)) {
+        ofs_log_error("shmem_init: no room for the counters and eager landing areas of the "
+                      "non-blocking collectives (%zu bytes of the symmetric heap; "
+                      "SHMEM_NBC_EAGER=0 saves %zu)",
+                      eng.slot_len * (size_t)eng.nslots + land_len, land_len);
         return OFS_ERR_NOMEM;
     }
     memset(eng.base, 0, eng.slot_len * (size_t)eng.nslots);
-    *eng.bell = 0;
+    *nbc_bell = 0;
     st = ofs_htab_init(&eng.reqs, NBC_REQ_SLOT,
                        (uint32_t)ofs_g.params.NBC_REQS_MAX + NBC_REQS_SPARE);
     if (st != OFS_OK)
@@ -106,21 +118,14 @@ static void team_state_free(int slot)
     if (!nt)
         return;
     free(nt->seen);
+    free(nt->owed);
     free(nt);
     eng.teams[slot] = NULL;
 }
 
 void coll_nbc_fini(void)
 {
-    if (eng.thread_on) {
-        pthread_mutex_lock(&eng.tlock);
-        eng.stop = 1;
-        pthread_cond_signal(&eng.tcond);
-        pthread_mutex_unlock(&eng.tlock);
-        pthread_join(eng.thread, NULL);
-        eng.thread_on = 0;
-        eng.stop = 0;
-    }
+    nbc_thread_stop();
     comm_progress_hook_set(NULL);
     for (int i = 0; eng.teams && i < eng.nslots; i++)
         team_state_free(i);
@@ -128,19 +133,28 @@ void coll_nbc_fini(void)
         free(tmp_cache[i].p);
         tmp_cache[i].p = NULL;
     }
+    while (arr_n > 0) {
+        arr_n--;
+        free(arr_cache[arr_n].ops);
+        free(arr_cache[arr_n].deps);
+    }
     free(eng.teams);
     eng.teams = NULL;
     ofs_htab_fini(&eng.reqs);
     if (eng.ctx)
         comm_ctx_destroy(eng.ctx);
     eng.ctx = NULL;
-    if (eng.bell)
-        heap_free(eng.bell);
-    eng.bell = NULL;
+    if (eng.land)
+        heap_free(eng.land);
+    eng.land = NULL;
+    if (nbc_bell)
+        heap_free(nbc_bell);
+    nbc_bell = NULL;
     if (eng.base)
         heap_free(eng.base);
     eng.base = NULL;
-    eng.outstanding = eng.nreq = 0;
+    eng.active = NULL;
+    nbc_outstanding = eng.nreq = 0;
     eng.mem = 0;
 }
 
@@ -156,14 +170,10 @@ static void nbc_signal(struct nbc_team *nt, int cls, int peer, const void *dst, 
     if (coll_cfg.fast_signal) {
         uint64_t *p = comm_ptr(f, pe);
         if (p) {
-            uint64_t *bell = comm_ptr(eng.bell, pe);
             if (len)
                 comm_put(eng.ctx, (void *)dst, src, len, pe);
-            __atomic_fetch_add(p, 1, __ATOMIC_RELEASE);
-            if (__atomic_add_fetch(bell, 2, __ATOMIC_SEQ_CST) & 1) {
-                __atomic_and_fetch(bell, ~(uint64_t)1, __ATOMIC_SEQ_CST);
-                coll_futex_wake(bell);
-            }
+            __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST);
+            nbc_bell_ring(comm_ptr(nbc_bell, pe));
             return;
         }
     }
@@ -187,7 +197,7 @@ static int op_run(struct nbc_team *nt, struct nbc_op *op)
         if (op->len)
             comm_put(eng.ctx, op->dst, op->src, op->len, pe);
         return 1;
-    case NBC_OP_PUTSIG: nbc_signal(nt, NBC_C_DATA, op->peer, op->dst, op->src, op->len); return 1;
+    case NBC_OP_PUTSIG: nbc_signal(nt, op->cls, op->peer, op->dst, op->src, op->len); return 1;
     case NBC_OP_GET:
         if (op->len)
             comm_get(eng.ctx, op->dst, op->src, op->len, pe);
@@ -314,23 +324,41 @@ static void tmp_put(void *p, size_t len)
 /* The schedule's memory goes as soon as it completed (the handle stays until freed). */
 static void sched_release(struct nbc_sched *s)
 {
-    free(s->ops);
-    free(s->deps);
+    if (arr_n < NBC_ARR_CACHE) {
+        arr_cache[arr_n].ops = s->ops;
+        arr_cache[arr_n].cap = s->cap;
+        arr_cache[arr_n].deps = s->deps;
+        arr_cache[arr_n++].dcap = s->dcap;
+    } else {
+        free(s->ops);
+        free(s->deps);
+    }
     tmp_put(s->tmp, s->tmp_len);
     eng.mem -= s->mem;
     memset(s, 0, sizeof(*s));
 }
 
-/* A pass over every team's running request; under eng.lock. */
+static void sched_arrays(struct nbc_sched *s)
+{
+    if (!arr_n)
+        return;
+    arr_n--;
+    s->ops = arr_cache[arr_n].ops;
+    s->cap = arr_cache[arr_n].cap;
+    s->deps = arr_cache[arr_n].deps;
+    s->dcap = arr_cache[arr_n].dcap;
+}
+
+/* A pass over the running request of every team with requests; under eng.lock. */
 static int engine_pass(void)
 {
     int moved = 0;
+    struct nbc_team *nt, **pp = &eng.active;
 
-    for (int i = 0; i < eng.nslots; i++) {
-        struct nbc_team *nt = eng.teams[i];
+    while ((nt = *pp) != NULL) {
         struct coll_nbc_req *q;
 
-        while (nt && (q = nt->head) != NULL) {
+        while ((q = nt->head) != NULL) {
             if (!sched_pass(nt, &q->s, &moved))
                 break;
             sched_release(&q->s);
@@ -339,15 +367,27 @@ static int engine_pass(void)
                 nt->tail = NULL;
             q->next = NULL;
             __atomic_store_n(&q->state, NBC_S_DONE, __ATOMIC_RELEASE);
-            if (__atomic_sub_fetch(&eng.outstanding, 1, __ATOMIC_ACQ_REL) == 0)
+            if (__atomic_sub_fetch(&nbc_outstanding, 1, __ATOMIC_ACQ_REL) == 0)
                 comm_progress_hook_set(NULL);
             moved = 1;
+            /* an application thread may sleep on the bell for this request */
+            if (__atomic_load_n(&nbc_waiters, __ATOMIC_SEQ_CST))
+                nbc_bell_ring(nbc_bell);
+        }
+        if (!nt->head) {
+            *pp = nt->anext;
+            nt->anext = NULL;
+            nt->active = 0;
+        } else {
+            pp = &nt->anext;
         }
     }
+    if (moved)
+        __atomic_add_fetch(&nbc_moves, 1, __ATOMIC_RELEASE);
     return moved;
 }
 
-static void nbc_progress(void)
+void nbc_progress(void)
 {
     static __thread int inside;
 
@@ -358,91 +398,6 @@ static void nbc_progress(void)
         ;
     inside = 0;
     pthread_mutex_unlock(&eng.lock);
-}
-
-/* Sleep on my bell until a signal rings it (at most COLL_NAP_MAX_NS: coll_futex_wait),
- * unless it rang since seen was read.  Only when every signal comes through shared
- * memory (coll_cfg.fast_signal): signals by the fabric do not ring it. */
-static void bell_nap(uint64_t seen)
-{
-    if ((seen & 1) || __atomic_compare_exchange_n(eng.bell, &seen, seen | 1, 0, __ATOMIC_SEQ_CST,
-                                                  __ATOMIC_SEQ_CST))
-        coll_futex_wait(eng.bell, (uint32_t)(seen | 1));
-}
-
-/* ---- the engine thread ---- */
-
-static void *engine_main(void *arg)
-{
-    long nap = NBC_NAP_MIN_NS, idle = 0;
-
-    (void)arg;
-    /* naps of a few microseconds, not the default 50 us of timer slack */
-    prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-    pthread_mutex_lock(&eng.tlock);
-    while (!eng.stop) {
-        if (!__atomic_load_n(&eng.outstanding, __ATOMIC_SEQ_CST)) {
-            nap = NBC_NAP_MIN_NS;
-            if (idle < NBC_LINGER_NS) {
-                struct timespec ts = { 0, NBC_LINGER_NAP_NS };
-                pthread_mutex_unlock(&eng.tlock);
-                nanosleep(&ts, NULL);
-                idle += NBC_LINGER_NAP_NS;
-                pthread_mutex_lock(&eng.tlock);
-                continue;
-            }
-            /* deep first, then the look: a post increments outstanding first, then
-             * looks at deep, so one of the two sees the other */
-            __atomic_store_n(&eng.deep, 1, __ATOMIC_SEQ_CST);
-            if (!__atomic_load_n(&eng.outstanding, __ATOMIC_SEQ_CST) && !eng.stop)
-                pthread_cond_wait(&eng.tcond, &eng.tlock);
-            __atomic_store_n(&eng.deep, 0, __ATOMIC_SEQ_CST);
-            continue;
-        }
-        idle = 0;
-        pthread_mutex_unlock(&eng.tlock);
-        if (__atomic_load_n(&eng.waiters, __ATOMIC_ACQUIRE)) {
-            /* an application thread waits in the library and drives the engine: stand by
-             * (polling too would only take the CPU and the engine's lock from it) */
-            struct timespec ts = { 0, NBC_NAP_MAX_NS };
-            nanosleep(&ts, NULL);
-            nap = NBC_NAP_MIN_NS;
-        } else {
-            int before = __atomic_load_n(&eng.outstanding, __ATOMIC_ACQUIRE);
-            uint64_t rung = __atomic_load_n(eng.bell, __ATOMIC_ACQUIRE);
-            struct timespec ts = { 0, nap };
-            comm_progress(); /* the transports, then the hook: nbc_progress */
-            if (__atomic_load_n(&eng.outstanding, __ATOMIC_ACQUIRE) != before)
-                nap = NBC_NAP_MIN_NS;
-            else
-                nap = nap * 2 > NBC_NAP_MAX_NS ? NBC_NAP_MAX_NS : nap * 2;
-            if (coll_cfg.fast_signal && nap >= NBC_NAP_MAX_NS)
-                bell_nap(rung); /* nothing moves: until the next signal */
-            else
-                nanosleep(&ts, NULL);
-        }
-        pthread_mutex_lock(&eng.tlock);
-    }
-    pthread_mutex_unlock(&eng.tlock);
-    return NULL;
-}
-
-static void engine_wake(void)
-{
-    /* running or lingering: it sees the request within NBC_LINGER_NAP_NS */
-    if (__atomic_load_n(&eng.thread_on, __ATOMIC_ACQUIRE) &&
-        !__atomic_load_n(&eng.deep, __ATOMIC_SEQ_CST))
-        return;
-    pthread_mutex_lock(&eng.tlock);
-    if (!eng.thread_on && ofs_g.params.NBC_THREAD) {
-        if (pthread_create(&eng.thread, NULL, engine_main, NULL) == 0)
-            __atomic_store_n(&eng.thread_on, 1, __ATOMIC_RELEASE);
-        else
-            ofs_log_warn("non-blocking collectives: no engine thread (%m): they progress "
-                         "only in calls to the library");
-    }
-    pthread_cond_signal(&eng.tcond);
-    pthread_mutex_unlock(&eng.tlock);
 }
 
 /* ---- requests ---- */
@@ -459,13 +414,30 @@ static struct nbc_team *team_state(struct coll_team *team)
     if (!nt)
         return NULL;
     nt->seen = calloc((size_t)NBC_NCLS * (size_t)team->size, sizeof(uint64_t));
-    if (!nt->seen) {
+    nt->owed = calloc(3 * (size_t)team->size, sizeof(uint64_t));
+    if (!nt->seen || !nt->owed) {
+        free(nt->seen);
+        free(nt->owed);
         free(nt);
         return NULL;
     }
+    nt->esent = nt->owed + team->size;
+    nt->erecv = nt->esent + team->size;
     nt->team = team;
     eng.teams[team->id] = nt;
     return nt;
+}
+
+static int req_done(struct coll_nbc_req *q)
+{
+    return __atomic_load_n(&q->state, __ATOMIC_ACQUIRE) == NBC_S_DONE;
+}
+
+/* the last look of a waiter before it sleeps on the bell */
+static int wait_done(void *q)
+{
+    nbc_progress();
+    return req_done(q);
 }
 
 int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_args *a,
@@ -488,6 +460,7 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
         ofs_fatal(1, "%s: out of host memory", r);
     q->routine = r;
     q->nt = nt;
+    sched_arrays(&q->s);
     if (nbc_build(q, a) != OFS_OK)
         ofs_fatal(1, "%s: out of host memory for the schedule", r);
     if (eng.mem + q->s.mem > (size_t)ofs_g.params.NBC_MEM_MAX)
@@ -505,13 +478,20 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
     else
         nt->head = q;
     nt->tail = q;
+    if (!nt->active) {
+        nt->active = 1;
+        nt->anext = eng.active;
+        eng.active = nt;
+    }
     q->magic = NBC_REQ_LIVE;
-    if (__atomic_add_fetch(&eng.outstanding, 1, __ATOMIC_SEQ_CST) == 1)
+    if (__atomic_add_fetch(&nbc_outstanding, 1, __ATOMIC_SEQ_CST) == 1)
         comm_progress_hook_set(nbc_progress);
     /* start it now: what can be issued at once goes out before the program computes */
-    engine_pass();
+    while (engine_pass())
+        ;
     pthread_mutex_unlock(&eng.lock);
-    engine_wake();
+    if (!req_done(q))
+        nbc_thread_kick(q->s.bytes);
     *req_p = q;
     return 0;
 }
@@ -538,11 +518,6 @@ static void req_free(struct coll_nbc_req **req_p)
     *req_p = NULL;
 }
 
-static int req_done(struct coll_nbc_req *q)
-{
-    return __atomic_load_n(&q->state, __ATOMIC_ACQUIRE) == NBC_S_DONE;
-}
-
 int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p)
 {
     struct coll_nbc_req *q = *req_p;
@@ -550,18 +525,13 @@ int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p)
     if (!q)
         return 0;
     req_check(r, q);
-    if (!req_done(q))
-        nbc_progress();
     if (!req_done(q)) {
-        uint64_t rung = 0;
-        __atomic_add_fetch(&eng.waiters, 1, __ATOMIC_ACQ_REL);
+        __atomic_add_fetch(&nbc_waiters, 1, __ATOMIC_SEQ_CST);
         if (coll_cfg.fast_signal) /* sleep on the bell once polling did not suffice */
-            COMM_WAIT_UNTIL_NAP(
-                (rung = __atomic_load_n(eng.bell, __ATOMIC_ACQUIRE), nbc_progress(), req_done(q)),
-                bell_nap(rung));
+            COMM_WAIT_UNTIL_NAP(wait_done(q), nbc_bell_nap(wait_done, q));
         else
-            COMM_WAIT_UNTIL(req_done(q));
-        __atomic_sub_fetch(&eng.waiters, 1, __ATOMIC_ACQ_REL);
+            COMM_WAIT_UNTIL(wait_done(q));
+        __atomic_sub_fetch(&nbc_waiters, 1, __ATOMIC_ACQ_REL);
     }
     req_free(req_p);
     return 0;
@@ -596,6 +566,13 @@ void coll_nbc_team_destroy(struct coll_team *team)
 
     if (!eng.teams)
         return;
+    nt = eng.teams[team->id];
+    /* the answers to my last eager puts: they must not land after the reset below */
+    for (int j = 0; nt && nt->team == team && nt->nreq == 0 && j < team->size; j++) {
+        uint64_t *c = counter(team->id, NBC_C_DATA, j);
+        uint64_t want = nt->seen[(size_t)NBC_C_DATA * (size_t)team->size + (size_t)j] + nt->owed[j];
+        COMM_WAIT_UNTIL(__atomic_load_n(c, __ATOMIC_ACQUIRE) >= want);
+    }
     pthread_mutex_lock(&eng.lock);
     nt = eng.teams[team->id];
     if (nt && nt->team == team && nt->nreq > 0)

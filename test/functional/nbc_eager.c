@@ -1,0 +1,100 @@
+/* Non-blocking collectives, the eager path (docs/nbc.md): a sender runs up to
+ * NBC_EAGER_DEPTH requests ahead through its landing slots and waits for the answers it
+ * is owed when it reuses a slot, at a DATA wait of a larger (get) request, and at
+ * shmem_team_destroy.  Rounds of up to six small requests outstanding at once (more than
+ * the depth) with a rotating root and values that change every round, a large broadcast
+ * every few rounds, then the same on a team that is destroyed and made again in the
+ * same slot. */
+#include <shmemx.h>
+#include <string.h>
+#include <time.h>
+
+#include "tests.h"
+
+#define NS 16   /* longs per small block: eager */
+#define NL 4096 /* longs of the large broadcast: by get */
+#define ROUNDS 60
+#define OUT 6 /* requests outstanding at once */
+
+static long src[OUT][NS * 8], dst[OUT][NS * 8], big_src[NL], big_dst[NL];
+static int me;
+
+static long val(int pe, int round, int k, int i)
+{
+    return (long)pe * 1000003 + (long)round * 1009 + (long)k * 101 + i;
+}
+
+static void rounds(shmem_team_t t, int salt)
+{
+    int n = shmem_team_n_pes(t), tme = shmem_team_my_pe(t);
+
+    for (int round = 0; round < ROUNDS; round++) {
+        shmemx_req_h r[OUT];
+        int rs = round + salt, root = round % n;
+
+        for (int k = 0; k < OUT; k++)
+            for (int i = 0; i < NS * n; i++)
+                src[k][i] = val(tme, rs, k, i);
+        /* even rounds: broadcasts only, the members post 1 ms late, so the root runs
+         * ahead and must wait for the answers that free its landing slots */
+        if (round % 2 == 0 && tme != root) {
+            struct timespec ts = { 0, 1000000 };
+            nanosleep(&ts, NULL);
+        }
+        for (int k = 0; k < OUT; k++) {
+            switch (round % 2 == 0 ? 0 : k % 3) {
+            case 0: CHECK(shmemx_long_broadcast_nb(t, dst[k], src[k], NS, root, &r[k]) == 0); break;
+            case 1: CHECK(shmemx_long_alltoall_nb(t, dst[k], src[k], NS, &r[k]) == 0); break;
+            default: CHECK(shmemx_long_sum_reduce_nb(t, dst[k], src[k], NS, &r[k]) == 0);
+            }
+        }
+        for (int k = OUT - 1; k >= 0; k--) /* completed in reverse */
+            CHECK(shmemx_req_wait(&r[k]) == 0);
+        for (int k = 0; k < OUT; k++) {
+            int kind = round % 2 == 0 ? 0 : k % 3;
+            for (int i = 0; i < NS * (kind == 1 ? n : 1); i++) {
+                long want = 0;
+                if (kind == 0)
+                    want = val(root, rs, k, i);
+                else if (kind == 1)
+                    want = val(i / NS, rs, k, tme * NS + i % NS);
+                else
+                    for (int j = 0; j < n; j++)
+                        want += val(j, rs, k, i);
+                if (dst[k][i] != want) {
+                    CHECK(dst[k][i] == want);
+                    fprintf(stderr, "PE %d round %d request %d element %d: %ld, expected %ld\n", me,
+                            round, k, i, dst[k][i], want);
+                    return;
+                }
+            }
+        }
+        if (round % 7 == 3) { /* a get-based request absorbs the owed answers */
+            shmemx_req_h b;
+            for (int i = 0; i < NL; i++)
+                big_src[i] = val(tme, rs, 9, i);
+            CHECK(shmemx_long_broadcast_nb(t, big_dst, big_src, NL, root, &b) == 0);
+            CHECK(shmemx_req_wait(&b) == 0);
+            for (int i = 0; i < NL; i += 97)
+                CHECK(big_dst[i] == val(root, rs, 9, i));
+        }
+    }
+}
+
+int main(void)
+{
+    shmem_init();
+    me = shmem_my_pe();
+    rounds(SHMEM_TEAM_WORLD, 0);
+    /* a team of all but PE 0, destroyed right after eager traffic, twice in its slot */
+    for (int again = 0; again < 2 && shmem_n_pes() > 2; again++) {
+        shmem_team_t t;
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, shmem_n_pes() - 1, NULL, 0, &t);
+        if (t != SHMEM_TEAM_INVALID) {
+            rounds(t, 100 * (again + 1));
+            shmem_team_destroy(t);
+        }
+    }
+    rounds(SHMEM_TEAM_WORLD, 1000);
+    return test_finish("nbc_eager");
+}
