@@ -57,12 +57,16 @@ int main(int argc, char **argv)
     for (int rep = 0; rep < 5; rep++) {
         double t;
 
-        /* blocking: exchange batch k, then compute on it */
+        /* blocking: exchange batch k, then compute on it.  Two buffers, as in the pipelined
+         * loop: a PE that returns from batch k + 1's exchange may put into a peer's
+         * recv[k % 2] only after that peer entered batch k + 1's, so after it finished
+         * computing on batch k (one buffer would let a fast PE overwrite a slow one's
+         * batch while it still computes on it) */
         shmem_barrier_all();
         t = now();
         for (int k = 0; k < batches; k++) {
-            shmem_alltoallmem(SHMEM_TEAM_WORLD, recv[0], send[0], blk * sizeof(double));
-            sum += work(recv[0], n, passes);
+            shmem_alltoallmem(SHMEM_TEAM_WORLD, recv[k % 2], send[k % 2], blk * sizeof(double));
+            sum += work(recv[k % 2], n, passes);
         }
         shmem_barrier_all();
         t = now() - t;
