@@ -24,8 +24,27 @@
 #define OFI_DEAD_PEER_PAUSE_NS 2000000
 /* reads of the CQ looking for the details of a counter error */
 #define OFI_ERR_DETAIL_TRIES 1000
-/* a long wait looks for dead peers once every this many rounds past the yields */
-#define OFI_WATCH_EVERY 0x4000
+/* a long wait looks at the clock every this many rounds past the yields, and for dead
+ * peers once OFI_WATCH_NS have passed since it last did: by time, because a round's
+ * length (a sleep plus provider polls) grows with the node's load and under sanitizers */
+#define OFI_WATCH_EVERY 0x100
+#define OFI_WATCH_NS 500000000ULL
+
+/* Is it time for the next look for dead peers (*at: when it is due; 0 before the first)? */
+static int ofi_watch_due(uint64_t *at)
+{
+    struct timespec ts;
+    uint64_t now;
+    int due;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    if (*at != 0 && now < *at)
+        return 0;
+    due = *at != 0;
+    *at = now + OFI_WATCH_NS;
+    return due;
+}
 
 /* The back-off of the context engine's waits: the library's one schedule, sleeping
  * with nanosleep (the engine drives the provider itself between looks). */
@@ -210,6 +229,7 @@ void ofi_ctx_check_errors(struct ofi_ctx *c)
 void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
 {
     unsigned iter = 0, round = 0;
+    uint64_t watch_at = 0;
     int attending = 0;
 
     for (;;) {
@@ -240,9 +260,9 @@ void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
         }
         ofi_ctx_check_errors(c);
         ofi_ctx_progress(c, &iter);
-        /* about once a second once sleeping (up to OFS_BACKOFF_MAX_SLEEP_NS a round) */
+        /* every OFI_WATCH_NS once sleeping */
         if (OFS_UNLIKELY(iter > ofs_backoff_spins() + OFS_BACKOFF_YIELDS &&
-                         (iter % OFI_WATCH_EVERY) == 0))
+                         (iter % OFI_WATCH_EVERY) == 0 && ofi_watch_due(&watch_at)))
             ofi_wait_watch();
     }
 }
