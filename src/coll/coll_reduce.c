@@ -7,7 +7,8 @@
  *   left to r ^ p/2^(k+1)), then allgather by recursive doubling straight into the
  *   partners' dest; about 2x the vector crosses each PE instead of log2(p) x.
  * Both fold a non-power-of-two team first: member p2 + i sends its vector to member i
- * and receives the result at the end.  Vectors go in chunks of the team's slot size;
+ * and receives the result at the end.  Vectors go in chunks of the team's slot size
+ * (Rabenseifner: half of a parity's scratch, the halves it receives being packed);
  * scratch slots alternate between two parities by step, which is safe because a
  * partner can only reach step t + 2 after every member contributed to step t + 1.
  * IEEE + and * are commutative, so both partners of a round compute bitwise equal
@@ -32,6 +33,19 @@ static inline char *rslot(struct coll_grp *g, unsigned parity, int k)
     return g->rscratch + ((size_t)parity * (size_t)g->rslots + (size_t)k) * g->chunk;
 }
 
+/* Rabenseifner's chunk in elements: the parity's whole scratch holds the fold's
+ * vector then the halves it receives (at most the vector plus one element a round) */
+static inline size_t rab_celems(const struct coll_grp *g, size_t es)
+{
+    return ((size_t)g->rslots * g->chunk / es - COLL_MAX_TEAM_LOG) / 2;
+}
+
+/* where a folded member (p2 + i) puts its vector on member i */
+static inline char *fold_slot(struct coll_grp *g, unsigned parity, int rab)
+{
+    return rab ? rslot(g, parity, 0) : rslot(g, parity, g->rslots - 1);
+}
+
 static void reduce_pow2(struct coll_grp *g, char *dest, char *acc, size_t cnt, size_t es,
                         unsigned parity, int p2, enum coll_op op, enum coll_type type, int rab)
 {
@@ -51,10 +65,14 @@ static void reduce_pow2(struct coll_grp *g, char *dest, char *acc, size_t cnt, s
         memcpy(dest, acc, cnt * es);
         return;
     }
+    /* the halves packed after the fold's slot (rab_celems): round k's offset depends on
+     * the ranges before it, which both partners of round k share */
+    size_t off = rab_celems(g, es);
     for (int k = 0; k < L; k++) {
         int d = p2 >> (k + 1), partner = r ^ d;
         size_t mid = lo + (hi - lo) / 2, slo, shi;
-        char *s = rslot(g, parity, k);
+        char *s = rslot(g, parity, 0) + off * es;
+        off += hi - mid; /* the larger half */
         los[k] = lo;
         his[k] = hi;
         if (r & d) {
@@ -80,7 +98,7 @@ static void reduce_pow2(struct coll_grp *g, char *dest, char *acc, size_t cnt, s
 static void reduce_tree(struct coll_grp *g, char *dest, const char *src, size_t nelems,
                         enum coll_op op, enum coll_type type, int rab)
 {
-    size_t es = coll_type_size(type), celems = g->chunk / es;
+    size_t es = coll_type_size(type), celems = rab ? rab_celems(g, es) : g->chunk / es;
     int n = g->size, r = g->me, p2 = 1, rem;
     char *acc;
 
@@ -97,13 +115,13 @@ static void reduce_tree(struct coll_grp *g, char *dest, const char *src, size_t 
 
         memcpy(acc, src + off * es, bytes);
         if (r >= p2) {
-            coll_put_signal(g, rslot(g, parity, g->rslots - 1), acc, bytes, COLL_F_PRE, r - p2);
+            coll_put_signal(g, fold_slot(g, parity, rab), acc, bytes, COLL_F_PRE, r - p2);
             coll_wait(g, COLL_F_POST, 1);
             continue;
         }
         if (r < rem) {
             coll_wait(g, COLL_F_PRE, 1);
-            coll_op_apply(op, type, acc, rslot(g, parity, g->rslots - 1), cnt);
+            coll_op_apply(op, type, acc, fold_slot(g, parity, rab), cnt);
         }
         reduce_pow2(g, d, acc, cnt, es, parity, p2, op, type, rab);
         if (r < rem)

@@ -32,6 +32,11 @@ uint64_t *coll_aset_pub;
 #define COLL_POOL_BUDGET (4UL << 20)
 #define COLL_CHUNK_MIN 1024 /* bytes per reduction slot, whatever the budget */
 #define COLL_CHUNK_MAX 16384
+/* SHMEM_TEAM_WORLD's reduction scratch (both parities), carved apart at coll_init from
+ * the heap's internal reserve (which has room for it) while the user keeps the full
+ * SHMEM_SYMMETRIC_SIZE; else the world keeps its pool slot's.  Larger chunks, fewer
+ * dependent rounds over a fabric (Rabenseifner: a quarter of it per chunk) */
+#define COLL_WORLD_RSCRATCH (512UL << 10)
 /* team handles beyond the pool slots: a destroyed team's handle stays recognisably
  * dead through many later splits */
 #define COLL_TEAM_HANDLES_SPARE 1024
@@ -56,6 +61,7 @@ static struct {
     uint64_t *used; /* local: slot in use by a team I belong to */
     int nwords;
     uint64_t *split_buf; /* symmetric: 2*nwords words for the slot agreement */
+    char *world_rs;      /* symmetric: the world team's reduction scratch, or NULL */
     pthread_mutex_t lock;
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -131,6 +137,11 @@ static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int st
         free(p);
         t->priv = NULL;
         return OFS_ERR_NOMEM;
+    }
+    /* after coll_hier_setup: the leaders' group keeps the pool's layout */
+    if (id == COLL_SLOT_WORLD && pool.world_rs) {
+        p->grp.rscratch = pool.world_rs;
+        p->grp.chunk = (COLL_WORLD_RSCRATCH / 2 / (size_t)p->grp.rslots) & ~(size_t)63;
     }
     pool.used[id / 64] |= 1ULL << (id % 64);
     return OFS_OK;
@@ -229,6 +240,18 @@ ofs_status_t coll_init(void)
     st = coll_nbc_init(); /* symmetric: before the barrier below */
     if (st != OFS_OK)
         return st;
+    /* every PE makes the same allocations in the same heap: all carve it or none; never
+     * at the expense of the user's SHMEM_SYMMETRIC_SIZE */
+    pool.world_rs = heap_alloc(COLL_WORLD_RSCRATCH, 64);
+    if (pool.world_rs) {
+        size_t ufree, ularge;
+
+        heap_user_free(&ufree, &ularge);
+        if (ularge < (size_t)ofs_g.params.SYMMETRIC_SIZE) {
+            heap_free(pool.world_rs);
+            pool.world_rs = NULL;
+        }
+    }
 
     st = team_setup(&shmem_internal_team_world, COLL_SLOT_WORLD, NULL, 0, 1, n, ofs_g.my_pe, 0, 0,
                     NULL);
@@ -249,8 +272,9 @@ ofs_status_t coll_init(void)
             coll_team_grp(&shmem_internal_team_shared)->members = NULL;
     }
     shmem_internal_team_world.magic = shmem_internal_team_shared.magic = COLL_TEAM_LIVE;
-    ofs_log_debug("coll: %d team slots of %zu bytes (reduction chunk %zu)", pool.nslots,
-                  pool.slot_len, pool.chunk);
+    ofs_log_debug("coll: %d team slots of %zu bytes (reduction chunk %zu; world's %zu)",
+                  pool.nslots, pool.slot_len, pool.chunk,
+                  coll_team_grp(&shmem_internal_team_world)->chunk);
     /* every PE's counters are zero before anyone signals */
     return rt_barrier() == OFS_OK ? OFS_OK : OFS_ERR_RUNTIME;
 }
@@ -294,6 +318,9 @@ void coll_fini(void)
     if (pool.base)
         heap_free(pool.base);
     pool.base = NULL;
+    if (pool.world_rs)
+        heap_free(pool.world_rs);
+    pool.world_rs = NULL;
     coll_bring_fini();
     pool.split_buf = NULL;
     free(pool.used);

@@ -30,7 +30,8 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#define HEAP_INTERNAL_RESERVE (8UL << 20) /* teams, collectives, locks */
+/* teams, collectives (1 MiB more for the world team's reduction scratch), locks */
+#define HEAP_INTERNAL_RESERVE (9UL << 20)
 
 struct heap_state heap_g = { .seg = { { .fd = -1 }, { .fd = -1 } } };
 static volatile sig_atomic_t heap_linked[HEAP_NSEGS]; /* object still has a name */

@@ -2,7 +2,8 @@
  * coll_reduce (the typed wrappers are one call to it) on SHMEM_TEAM_WORLD and a
  * strided team of odd size, counts 0, 1, odd and several chunks, in place and not;
  * plus the active-set backend coll_reduce_aset.  Values are small integers so every
- * result is exact in every type. */
+ * result is exact in every type.  "big": only SHMEM_TEAM_WORLD, odd counts of several
+ * chunks of its own (larger) reduction scratch, in place and not. */
 #include "ofs_api.h"
 #include "tests.h"
 #include <complex.h>
@@ -150,13 +151,49 @@ static void run(shmem_team_t team, const char *name, int aset_stride_log)
     }
 }
 
-int main(void)
+#define BIGN 100003
+
+static void big(void)
+{
+    static const struct {
+        enum coll_type t;
+        enum coll_op op;
+    } cases[] = { { COLL_T_INT, COLL_OP_SUM }, { COLL_T_DOUBLE, COLL_OP_MAX } };
+    char *s = shmem_malloc(BIGN * 8 + 64), *d = shmem_malloc(BIGN * 8 + 64);
+
+    CHECK(s && d);
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        size_t es = coll_type_size(cases[k].t);
+        char *into = k % 2 ? s : d; /* in place every other case */
+        long bad;
+        fill(cases[k].t, s, shmem_my_pe(), BIGN, cases[k].op);
+        memset(d, 0x5a, BIGN * es + 1);
+        shmem_barrier_all();
+        CHECK(coll_reduce(SHMEM_TEAM_WORLD, into, s, BIGN, cases[k].op, cases[k].t) == 0);
+        bad = verify(cases[k].t, into, shmem_n_pes(), BIGN, cases[k].op);
+        if (bad >= 0)
+            fprintf(stderr, "PE %d: big: type %d op %d: element %ld wrong\n", shmem_my_pe(),
+                    cases[k].t, cases[k].op, bad);
+        CHECK(bad < 0);
+        if (into == d)
+            CHECK(((unsigned char *)d)[BIGN * es] == 0x5a);
+        shmem_barrier_all();
+    }
+    shmem_free(d);
+    shmem_free(s);
+}
+
+int main(int argc, char **argv)
 {
     shmem_team_t odd = SHMEM_TEAM_INVALID;
     int npes;
 
     shmem_init();
     npes = shmem_n_pes();
+    if (argc > 1 && strcmp(argv[1], "big") == 0) {
+        big();
+        return test_finish("coll_reduce big");
+    }
     sbuf = shmem_malloc(MAXN * MAXES + 64);
     dbuf = shmem_malloc(MAXN * MAXES + 64);
     CHECK(sbuf && dbuf);
