@@ -111,7 +111,7 @@ int ofs_env_warn_unknown(void (*warn)(const char *fmt, ...)) OFS_HIDDEN;
 struct ofs_state {
     int initialized; /* shmem_init completed */
     int finalized;   /* shmem_finalize completed */
-    int finalizing;  /* shmem_finalize is past its final barrier */
+    int finalizing;  /* shmem_finalize is past its final quiet */
     int init_error;  /* first failed init's status, reported on a second attempt */
     int my_pe;
     int n_pes;

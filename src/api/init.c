@@ -127,19 +127,17 @@ void ofs_finalize(void)
     if (!ofs_g.initialized || ofs_g.finalized)
         return;
     api_stats_finalize(); /* SHMEM_STATS: the last dump, while every PE still answers */
-    coll_barrier_all();
-    ofs_g.finalizing = 1;
-    /* No PE closes an endpoint before every PE has left that barrier.  A PE leaves it
-     * once its own signals have arrived, but the signals it sent may still sit in its
-     * provider's queues, not yet on the wire: tcp;ofi_rxm keeps a send that found the
-     * socket busy (a partial write on a loaded machine) for a later progress call, and
-     * fi_close cancels it.  Its peer then waited for that signal in this barrier
-     * forever, while the sender, its endpoints closed, waited for the peer in the
-     * fence that used to follow comm_fini (2-PE hello under load;
-     * test/load/startup-loop.sh -F makes it frequent).  So: quiet (completions that need the peers' answers, while they
-     * still answer), then a fence that keeps driving progress while it waits; after
-     * it nobody sends anything or touches another PE's memory, and teardown is local. */
+    /* The implicit barrier: quiet (every operation this PE issued is complete and
+     * visible at its target: over OFI the flushes and signal acknowledgements need the
+     * peers' answers, which they give whether still computing, in this quiet or in the
+     * fence below, where they keep driving progress), then the launcher's PMIx fence.
+     * When a PE leaves the fence every PE has passed its quiet: nobody sends anything
+     * or touches another PE's memory any more, and teardown is local.  No barrier over
+     * the fabric: over tcp;ofi_rxm it connected the pairs of a dissemination barrier
+     * only to close them (docs/performance.md, "Start-up").  finalizing is set after
+     * the quiet, which needs its flushes; the fence sends nothing over the fabric. */
     comm_quiet_all();
+    ofs_g.finalizing = 1;
     rt_barrier_poll(init_fini_poll, &iter);
     comm_wait_end();
     msg_fini();

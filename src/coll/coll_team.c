@@ -228,7 +228,9 @@ ofs_status_t coll_init(void)
                       pool.slot_len * (size_t)pool.nslots, pool.nslots);
         return OFS_ERR_NOMEM;
     }
-    memset(pool.base, 0, pool.slot_len * (size_t)pool.nslots);
+    /* no memset: fresh heap blocks are zero (the heap is a new file and no block was
+     * freed before coll_init, as msg_init relies on too); clearing would touch every
+     * page of the pool at start-up where a job uses a few (docs/performance.md) */
     /* a team of mine holds a pool slot: more handles than slots */
     st =
         ofs_htab_init(&coll_teams, COLL_TEAM_SLOT, (uint32_t)pool.nslots + COLL_TEAM_HANDLES_SPARE);

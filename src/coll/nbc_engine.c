@@ -108,7 +108,7 @@ ofs_status_t coll_nbc_init(void)
                        (uint32_t)ofs_g.params.NBC_REQS_MAX + NBC_REQS_SPARE);
     if (st != OFS_OK)
         return st;
-    return comm_ctx_create(0, NULL, &eng.ctx);
+    return OFS_OK; /* the context: at the first post (coll_nbc_post) */
 }
 
 static void team_state_free(int slot)
@@ -448,6 +448,9 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
 
     *req_p = NULL;
     pthread_mutex_lock(&eng.lock);
+    /* opened here, not at shmem_init: an endpoint per PE that most jobs never use */
+    if (!eng.ctx && comm_ctx_create(0, NULL, &eng.ctx) != OFS_OK)
+        ofs_fatal(1, "%s: cannot open the non-blocking collectives' context", r);
     if (eng.nreq >= ofs_g.params.NBC_REQS_MAX)
         ofs_bad_input(r,
                       "%d non-blocking collective requests are outstanding already "

@@ -124,7 +124,7 @@ static __attribute__((noinline, cold)) void ofi_wait_watch(void)
 {
     int pe;
 
-    /* past shmem_finalize's final barrier, peers may have exited normally */
+    /* past shmem_finalize's final quiet, peers may have exited normally */
     if (ofs_g.finalizing || (pe = ofi_dead_local_peer()) < 0)
         return;
     ofs_fatal(1,
@@ -305,9 +305,8 @@ static void ofi_ctx_flush(struct ofi_ctx *c, int pe)
  * provider orders after them (FI_ORDER_RMA_RAW, asked for). */
 void ofi_ctx_complete_rma(struct ofi_ctx *c)
 {
-    /* Past shmem_finalize's final barrier (which began with a quiet of every context)
-     * the only writes left unflushed are the barrier's own notifications; a PE that
-     * needs one waits for it before it leaves, and a PE that left may have closed its
+    /* Past shmem_finalize's final quiet of every context (then it waits in the PMIx
+     * fence) nothing is left to flush, and a PE that left may have closed its
      * endpoint: no flush then. */
     int flush = !ofs_g.finalizing;
 

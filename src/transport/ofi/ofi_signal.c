@@ -248,9 +248,9 @@ static void ofi_sig_flush(struct ofi_ctx *c)
 
     if (c->sig_n == 0)
         return;
-    /* Past shmem_finalize's final barrier the only messages not known to be applied
-     * are the barrier's own signals, which their targets wait for before they leave;
-     * a PE that left may have stopped answering (as for ofi_ctx_complete's flush) */
+    /* Past shmem_finalize's final quiet every message is known to be applied, and a
+     * PE that left its PMIx fence may have stopped answering (as for
+     * ofi_ctx_complete's flush) */
     if (ofs_g.finalizing) {
         for (int k = 0; k < c->sig_n; k++)
             c->sig_pe[c->sig_list[k]] = 0;
