@@ -16,8 +16,9 @@
  * then its handle reads as dead, never as somebody else's object.  Memory stays that
  * of the live objects: a page (or a slot larger than a page) is backed once a slot on it
  * is handed out and given back (madvise MADV_DONTNEED: it reads as zeros, dead) once
- * none of its slots is in use and the search has moved past it.  A stale handle on a
- * released page reads the kernel's zero page.
+ * none of its slots is in use and the search has moved past it (OFS_HTAB_BATCH such
+ * chunks in a row at a time).  A stale handle on a released page reads the kernel's
+ * zero page.
  */
 #ifndef OFS_HANDLE_H
 #define OFS_HANDLE_H
@@ -29,6 +30,8 @@
 
 /* slots beyond the cap: a destroyed handle stays dead for this many creations */
 #define OFS_HTAB_ROUND (1u << 20)
+/* chunks the search left empty, given back together */
+#define OFS_HTAB_BATCH 16u
 
 struct ofs_htab {
     char *base;      /* nslots slots of slot bytes (NULL before init and after fini) */
@@ -40,6 +43,8 @@ struct ofs_htab {
     uint32_t next;   /* where the next search for a free slot starts */
     uint32_t last;   /* the slot handed out last (its chunk is kept while the search is on it) */
     uint32_t nused;  /* slots handed out */
+    uint32_t rel_lo; /* chunks [rel_lo, rel_lo + rel_n) were left empty, not yet released */
+    uint32_t rel_n;  /* (released OFS_HTAB_BATCH at a time) */
     uint64_t *used;  /* one bit per slot handed out */
     pthread_mutex_t lock;
 };

@@ -24,10 +24,26 @@ static int chunk_empty(const struct ofs_htab *h, uint32_t c)
     return 1;
 }
 
-/* Give chunk c's pages back (they read as zeros from here on: dead handles) */
-static void chunk_release(const struct ofs_htab *h, uint32_t c)
+/* Give chunks [c, c + n) back (they read as zeros from here on: dead handles) */
+static void chunk_release(const struct ofs_htab *h, uint32_t c, uint32_t n)
 {
-    madvise(h->base + (size_t)c * h->chunk, h->chunk, MADV_DONTNEED);
+    madvise(h->base + (size_t)c * h->chunk, (size_t)n * h->chunk, MADV_DONTNEED);
+}
+
+/* The search left chunk c with nothing on it: into the pending run, released with one
+ * call (and one round of TLB shootdowns) per OFS_HTAB_BATCH chunks */
+static void chunk_left(struct ofs_htab *h, uint32_t c)
+{
+    if (h->rel_n && h->rel_lo + h->rel_n != c) {
+        chunk_release(h, h->rel_lo, h->rel_n);
+        h->rel_n = 0;
+    }
+    if (!h->rel_n)
+        h->rel_lo = c;
+    if (++h->rel_n == OFS_HTAB_BATCH) {
+        chunk_release(h, h->rel_lo, h->rel_n);
+        h->rel_n = 0;
+    }
 }
 
 ofs_status_t ofs_htab_init(struct ofs_htab *h, size_t slot, uint32_t cap)
@@ -43,7 +59,7 @@ ofs_status_t ofs_htab_init(struct ofs_htab *h, size_t slot, uint32_t cap)
     h->cap = cap;
     h->nslots = (uint32_t)(((size_t)cap + OFS_HTAB_ROUND + round - 1) / round * round);
     h->len = slot * h->nslots;
-    h->next = h->nused = 0;
+    h->next = h->nused = h->rel_n = 0;
     h->last = UINT32_MAX;
     h->used = calloc(h->nslots / 64, sizeof(uint64_t));
     if (!h->used)
@@ -69,7 +85,7 @@ void ofs_htab_fini(struct ofs_htab *h)
     h->base = NULL;
     h->used = NULL;
     h->len = 0;
-    h->cap = h->nslots = h->next = h->nused = 0;
+    h->cap = h->nslots = h->next = h->nused = h->rel_n = 0;
     h->last = UINT32_MAX;
 }
 
@@ -96,10 +112,12 @@ void *ofs_htab_alloc(struct ofs_htab *h)
         h->used[i / 64] |= 1ULL << (i % 64);
         h->nused++;
         h->next = i + 1 < h->nslots ? i + 1 : 0;
-        /* the search left the chunk of the previous slot: release it if nothing is on it */
+        /* the search left the chunk of the previous slot: release it if nothing is on it
+         * (the pending run is behind the search: nothing is handed out there before
+         * it is released) */
         if (h->last != UINT32_MAX && chunk_of(h, h->last) != chunk_of(h, i) &&
             chunk_empty(h, chunk_of(h, h->last)))
-            chunk_release(h, chunk_of(h, h->last));
+            chunk_left(h, chunk_of(h, h->last));
         h->last = i;
         p = h->base + (size_t)i * h->slot;
     }
@@ -121,7 +139,7 @@ void ofs_htab_free(struct ofs_htab *h, void *p)
     h->nused--;
     /* the chunk the search is on is released when the search leaves it */
     if (c != chunk_of(h, h->last) && chunk_empty(h, c))
-        chunk_release(h, c);
+        chunk_release(h, c, 1);
     pthread_mutex_unlock(&h->lock);
 }
 
