@@ -1,15 +1,24 @@
 /*
  * ofs_handle.h: tables of the objects whose addresses the program holds as handles
- * (contexts, teams), so that a handle can be told valid or not without dereferencing
- * anything that is not ours.
+ * (contexts, teams, non-blocking collective and message requests), so that a handle can
+ * be told valid or not without dereferencing anything that is not ours.
  *
- * A table is one reservation of address space (pages are touched only when used) cut
- * into slots of a power-of-two size: an object never moves, and a pointer is one of
- * the table's slots iff it lies inside the reservation on a slot boundary.  The first
- * word of each object is its owner's magic while the object may be used, anything
- * else once it is destroyed; so "ours and alive" is a range compare, a mask and one
- * load of the object itself.  Free slots are handed out round-robin (next fit), so a
- * destroyed handle stays detectably dead until the table has gone all the way round.
+ * A table is one reservation of address space cut into slots of a power-of-two size: an
+ * object never moves, and a pointer is one of the table's slots iff it lies inside the
+ * reservation on a slot boundary.  The first word of each object is its owner's magic
+ * while the object may be used, anything else once it is destroyed; so "ours and alive"
+ * is a range compare, a mask and one load of the object itself.
+ *
+ * The reservation holds OFS_HTAB_ROUND more slots than the cap of live objects, and
+ * free slots are handed out round-robin over all of it (next fit): a slot comes back
+ * only once the search has gone all the way round, that is after at least
+ * OFS_HTAB_ROUND more objects of the table were created since its object was.  Until
+ * then its handle reads as dead, never as somebody else's object.  Memory stays that
+ * of the live objects: a page (or a slot larger than a page) is backed once a slot on it
+ * is handed out and given back (madvise MADV_DONTNEED: it reads as zeros, dead) once
+ * none of its slots is in use and the search has moved past it (OFS_HTAB_BATCH such
+ * chunks in a row at a time).  A stale handle on a released page reads the kernel's
+ * zero page.
  */
 #ifndef OFS_HANDLE_H
 #define OFS_HANDLE_H
@@ -19,14 +28,24 @@
 #include <pthread.h>
 #include <stdint.h>
 
+/* slots beyond the cap: a destroyed handle stays dead for this many creations */
+#define OFS_HTAB_ROUND (1u << 20)
+/* chunks the search left empty, given back together */
+#define OFS_HTAB_BATCH 16u
+
 struct ofs_htab {
-    char *base;     /* cap slots of slot bytes (NULL before init and after fini) */
-    size_t len;     /* cap * slot */
-    size_t slot;    /* a power of two */
-    uint32_t cap;   /* number of slots */
-    uint32_t next;  /* where the next search for a free slot starts */
-    uint32_t nused; /* slots handed out */
-    uint64_t *used; /* one bit per slot handed out */
+    char *base;      /* nslots slots of slot bytes (NULL before init and after fini) */
+    size_t len;      /* nslots * slot */
+    size_t slot;     /* a power of two */
+    size_t chunk;    /* what is backed or released at once: max(page, slot) bytes */
+    uint32_t cap;    /* live objects at most (alloc returns NULL beyond) */
+    uint32_t nslots; /* slots of the reservation: cap + OFS_HTAB_ROUND, whole chunks */
+    uint32_t next;   /* where the next search for a free slot starts */
+    uint32_t last;   /* the slot handed out last (its chunk is kept while the search is on it) */
+    uint32_t nused;  /* slots handed out */
+    uint32_t rel_lo; /* chunks [rel_lo, rel_lo + rel_n) were left empty, not yet released */
+    uint32_t rel_n;  /* (released OFS_HTAB_BATCH at a time) */
+    uint64_t *used;  /* one bit per slot handed out */
     pthread_mutex_t lock;
 };
 
@@ -49,16 +68,17 @@ static OFS_ALWAYS_INLINE int ofs_htab_holds(const struct ofs_htab *h, const void
     return off < h->len && (off & (slot - 1)) == 0 && *(const uint32_t *)p == magic;
 }
 
-/* Reserve cap slots of slot bytes (a power of two, at least 8). */
+/* Reserve the address space of cap + OFS_HTAB_ROUND slots of slot bytes (a power of
+ * two, at least 8); cap objects may be alive at once. */
 ofs_status_t ofs_htab_init(struct ofs_htab *h, size_t slot, uint32_t cap) OFS_HIDDEN;
 /* Release the reservation: every object in it is gone (handles die with it). */
 void ofs_htab_fini(struct ofs_htab *h) OFS_HIDDEN;
 /* A zeroed slot (the caller sets the magic once the object is ready), or NULL when
- * all cap slots are in use. */
+ * cap objects are alive. */
 void *ofs_htab_alloc(struct ofs_htab *h) OFS_HIDDEN;
 /* Give a slot back; its first word is overwritten (the handle reads as dead). */
 void ofs_htab_free(struct ofs_htab *h, void *p) OFS_HIDDEN;
-/* Slot i if it is handed out, else NULL (for walking the table at finalize). */
+/* Slot i (< nslots) if it is handed out, else NULL (for walking the table at finalize). */
 void *ofs_htab_at(const struct ofs_htab *h, uint32_t i) OFS_HIDDEN;
 
 #endif

@@ -301,7 +301,7 @@ static void team_free(struct coll_team *t, int clear)
 void coll_fini(void)
 {
     /* teams the program did not destroy (their contexts are closed by comm_fini) */
-    for (uint32_t i = 0; i < coll_teams.cap; i++) {
+    for (uint32_t i = 0; i < coll_teams.nslots; i++) {
         struct coll_team *t = ofs_htab_at(&coll_teams, i);
 
         if (!t || !t->priv)

@@ -26,18 +26,25 @@
  *   team_garbage_int     shmem_team_sync on (shmem_team_t)0x1234
  *   team_garbage_local   shmem_team_my_pe on the address of a local variable
  *   team_garbage_heap    shmem_int_sum_reduce on a pointer into malloc'd memory
+ *   ctx_stale_wrap, team_stale_wrap, nbc_stale_wrap
+ *                        a destroyed context / team / completed request, used after
+ *                        more creations of its kind than the handle tables once had
+ *                        slots (16384 contexts, 64 + 1024 teams, SHMEM_NBC_REQS_MAX
+ *                        + 1024 requests: run with SHMEM_NBC_REQS_MAX=4) with a newer
+ *                        one alive: it must still read as dead, never as the new one
  *
  * each of these must succeed (exit 0):
  *   invalid              the routines the specification defines on SHMEM_CTX_INVALID /
  *                        SHMEM_TEAM_INVALID do what it says
  *   reuse [ROUNDS]       contexts and teams created and destroyed over and over, several
  *                        open at once, each checked by moving data through it
- *   wrap                 more contexts and teams created and destroyed than the tables
- *                        have slots (every slot reused), one of each kept open throughout
+ *   wrap                 many more contexts and teams created and destroyed than may be
+ *                        open at once, one of each kept open throughout
  *   leak                 contexts and teams left for shmem_finalize to free (run
  *                        under valgrind: nothing may be lost)
  */
 #include <shmem.h>
+#include <shmemx.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +81,55 @@ static shmem_team_t dead_team(void)
     CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &t) == 0, "split failed");
     shmem_team_destroy(t);
     return t;
+}
+
+/* SHMEM_NBC_REQS_MAX + 1024 slots were the old table of requests */
+#define OLD_CTX_SLOTS 16384
+#define OLD_TEAM_SLOTS (64 + 1024)
+#define OLD_REQ_SLOTS (4 + 1024)
+
+static int stale_wrap(const char *mode)
+{
+    if (!strcmp(mode, "ctx_stale_wrap")) {
+        shmem_ctx_t first = dead_ctx(), c;
+
+        for (int i = 0; i < OLD_CTX_SLOTS + 16; i++) {
+            CHECK(shmem_ctx_create(0, &c) == 0, "create %d", i);
+            CHECK(c != first, "create %d: the handle of the destroyed first context", i);
+            shmem_ctx_destroy(c);
+        }
+        CHECK(shmem_ctx_create(0, &c) == 0 && c != first, "create");
+        shmem_ctx_quiet(first);
+    } else if (!strcmp(mode, "team_stale_wrap")) {
+        shmem_team_t first = dead_team(), t;
+
+        for (int i = 0; i < OLD_TEAM_SLOTS + 16; i++) {
+            CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &t) == 0,
+                  "split %d", i);
+            CHECK(t != first, "split %d: the handle of the destroyed first team", i);
+            shmem_team_destroy(t);
+        }
+        CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &t) == 0 &&
+                  t != first,
+              "split");
+        shmem_team_sync(first);
+    } else if (!strcmp(mode, "nbc_stale_wrap")) {
+        shmemx_req_h r, copy;
+
+        CHECK(shmemx_team_sync_nb(SHMEM_TEAM_WORLD, &r) == 0, "post");
+        copy = r;
+        CHECK(shmemx_req_wait(&r) == 0, "wait");
+        for (int i = 0; i < OLD_REQ_SLOTS + 16; i++) {
+            CHECK(shmemx_team_sync_nb(SHMEM_TEAM_WORLD, &r) == 0, "post %d", i);
+            CHECK(r != copy, "post %d: the handle of the completed first request", i);
+            CHECK(shmemx_req_wait(&r) == 0, "wait %d", i);
+        }
+        CHECK(shmemx_team_sync_nb(SHMEM_TEAM_WORLD, &r) == 0 && r != copy, "post");
+        shmemx_req_wait(&copy);
+    } else {
+        return 0;
+    }
+    return 1;
 }
 
 static int bad_mode(const char *mode)
@@ -154,7 +210,7 @@ static int bad_mode(const char *mode)
         memset(p, 0x6f, 4096);
         shmem_int_sum_reduce((shmem_team_t)(void *)(p + 64), sym_dst, sym_int, 1);
     } else {
-        return 0;
+        return stale_wrap(mode);
     }
     return 1;
 }

@@ -11,3 +11,7 @@ EXTRA_DIST += test/performance/coll.mk scripts/bench-coll.sh scripts/bench-fabri
 noinst_PROGRAMS += test/performance/nbcoll_bench
 test_performance_nbcoll_bench_SOURCES = test/performance/nbcoll_bench.c
 test_performance_nbcoll_bench_LDADD = $(TEST_LDADD)
+# perf_handles: a context made and destroyed, an nbc request posted and waited (docs/performance.md)
+noinst_PROGRAMS += test/performance/perf_handles
+test_performance_perf_handles_SOURCES = test/performance/perf_handles.c
+test_performance_perf_handles_LDADD = $(TEST_LDADD)

@@ -13,3 +13,6 @@ test_unit_test_ofi_mrmode_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += test/unit/test_stale
 test_unit_test_stale_SOURCES = test/unit/test_stale.c
 test_unit_test_stale_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += test/unit/test_htab
+test_unit_test_htab_SOURCES = test/unit/test_htab.c
+test_unit_test_htab_LDADD = $(UNIT_LDADD)
