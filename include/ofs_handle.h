@@ -18,7 +18,10 @@
  * is handed out and given back (madvise MADV_DONTNEED: it reads as zeros, dead) once
  * none of its slots is in use and the search has moved past it (OFS_HTAB_BATCH such
  * chunks in a row at a time).  A stale handle on a released page reads the kernel's
- * zero page.
+ * zero page.  The reservation is mapped read-only and a chunk made writable while slots
+ * on it are handed out (mprotect), so that only those count against the node's commit
+ * limit: where the kernel overcommits strictly (vm.overcommit_memory=2) MAP_NORESERVE is
+ * ignored, and a writable reservation of 2^20 slots per table would be charged whole.
  */
 #ifndef OFS_HANDLE_H
 #define OFS_HANDLE_H
@@ -46,6 +49,7 @@ struct ofs_htab {
     uint32_t rel_lo; /* chunks [rel_lo, rel_lo + rel_n) were left empty, not yet released */
     uint32_t rel_n;  /* (released OFS_HTAB_BATCH at a time) */
     uint64_t *used;  /* one bit per slot handed out */
+    uint64_t *rw;    /* one bit per chunk made writable */
     pthread_mutex_t lock;
 };
 

@@ -1,6 +1,7 @@
 /* Tables of handle objects (contexts, teams, requests): see include/ofs_handle.h. */
 #include "ofs_handle.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,10 +25,26 @@ static int chunk_empty(const struct ofs_htab *h, uint32_t c)
     return 1;
 }
 
-/* Give chunks [c, c + n) back (they read as zeros from here on: dead handles) */
-static void chunk_release(const struct ofs_htab *h, uint32_t c, uint32_t n)
+/* Give chunks [c, c + n) back (they read as zeros from here on: dead handles) and make
+ * them read-only again (uncharged) */
+static void chunk_release(struct ofs_htab *h, uint32_t c, uint32_t n)
 {
     madvise(h->base + (size_t)c * h->chunk, (size_t)n * h->chunk, MADV_DONTNEED);
+    mprotect(h->base + (size_t)c * h->chunk, (size_t)n * h->chunk, PROT_READ);
+    for (uint32_t k = c; k < c + n; k++)
+        h->rw[k / 64] &= ~(1ULL << (k % 64));
+}
+
+/* Make chunk c writable if it is not (its first slot is handed out); 0 if the kernel
+ * refuses (the commit limit of a strictly overcommitting node) */
+static int chunk_writable(struct ofs_htab *h, uint32_t c)
+{
+    if (h->rw[c / 64] >> (c % 64) & 1)
+        return 1;
+    if (mprotect(h->base + (size_t)c * h->chunk, h->chunk, PROT_READ | PROT_WRITE) != 0)
+        return 0;
+    h->rw[c / 64] |= 1ULL << (c % 64);
+    return 1;
 }
 
 /* The search left chunk c with nothing on it: into the pending run, released with one
@@ -62,15 +79,21 @@ ofs_status_t ofs_htab_init(struct ofs_htab *h, size_t slot, uint32_t cap)
     h->next = h->nused = h->rel_n = 0;
     h->last = UINT32_MAX;
     h->used = calloc(h->nslots / 64, sizeof(uint64_t));
-    if (!h->used)
+    h->rw = calloc((h->len / h->chunk + 63) / 64, sizeof(uint64_t));
+    if (!h->used || !h->rw) {
+        free(h->used);
+        free(h->rw);
+        h->used = h->rw = NULL;
         return OFS_ERR_NOMEM;
-    /* address space only: a chunk is backed once a slot on it is first handed out */
-    p = mmap(NULL, h->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
-             0);
+    }
+    /* address space only, read-only (reads as zeros: dead): a chunk is made writable
+     * and backed once a slot on it is first handed out */
+    p = mmap(NULL, h->len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
         ofs_log_error("no address space for %u handles of %zu bytes: %m", h->nslots, slot);
         free(h->used);
-        h->used = NULL;
+        free(h->rw);
+        h->used = h->rw = NULL;
         return OFS_ERR_NOMEM;
     }
     h->base = p;
@@ -82,8 +105,9 @@ void ofs_htab_fini(struct ofs_htab *h)
     if (h->base)
         munmap(h->base, h->len);
     free(h->used);
+    free(h->rw);
     h->base = NULL;
-    h->used = NULL;
+    h->used = h->rw = NULL;
     h->len = 0;
     h->cap = h->nslots = h->next = h->nused = h->rel_n = 0;
     h->last = UINT32_MAX;
@@ -108,6 +132,14 @@ void *ofs_htab_alloc(struct ofs_htab *h)
             i = (i / 64 + 1) * 64;
             if (i >= h->nslots)
                 i = 0;
+        }
+        if (!chunk_writable(h, chunk_of(h, i))) {
+            int e = errno;
+
+            pthread_mutex_unlock(&h->lock);
+            ofs_log_error("no memory for a handle of %zu bytes: mprotect: %s", h->slot,
+                          strerror(e));
+            return NULL;
         }
         h->used[i / 64] |= 1ULL << (i % 64);
         h->nused++;
