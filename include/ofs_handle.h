@@ -14,11 +14,11 @@
  * only once the search has gone all the way round, that is after at least
  * OFS_HTAB_ROUND more objects of the table were created since its object was.  Until
  * then its handle reads as dead, never as somebody else's object.  Memory stays that
- * of the live objects: a page (or a slot larger than a page) is backed once a slot on it
- * is handed out and given back (madvise MADV_DONTNEED: it reads as zeros, dead) once
- * none of its slots is in use and the search has moved past it (OFS_HTAB_BATCH such
- * chunks in a row at a time).  A stale handle on a released page reads the kernel's
- * zero page.  The reservation is mapped read-only and a chunk made writable while slots
+ * of the live objects: a chunk of OFS_HTAB_CHUNK_PAGES pages (or one larger slot) is
+ * backed once a slot on it is handed out and given back (madvise MADV_DONTNEED: it
+ * reads as zeros, dead) once none of its slots is in use and the search has moved past
+ * it (OFS_HTAB_BATCH such chunks in a row at a time).  A stale handle on a released page
+ * reads the kernel's zero page.  The reservation is mapped read-only and a chunk made writable while slots
  * on it are handed out (mprotect), so that only those count against the node's commit
  * limit: where the kernel overcommits strictly (vm.overcommit_memory=2) MAP_NORESERVE is
  * ignored, and a writable reservation of 2^20 slots per table would be charged whole.
@@ -33,14 +33,16 @@
 
 /* slots beyond the cap: a destroyed handle stays dead for this many creations */
 #define OFS_HTAB_ROUND (1u << 20)
+/* pages backed and released at once (one mprotect per chunk, not per page) */
+#define OFS_HTAB_CHUNK_PAGES 16u
 /* chunks the search left empty, given back together */
-#define OFS_HTAB_BATCH 16u
+#define OFS_HTAB_BATCH 2u
 
 struct ofs_htab {
     char *base;      /* nslots slots of slot bytes (NULL before init and after fini) */
     size_t len;      /* nslots * slot */
     size_t slot;     /* a power of two */
-    size_t chunk;    /* what is backed or released at once: max(page, slot) bytes */
+    size_t chunk;    /* backed or released at once: max(OFS_HTAB_CHUNK_PAGES pages, slot) */
     uint32_t cap;    /* live objects at most (alloc returns NULL beyond) */
     uint32_t nslots; /* slots of the reservation: cap + OFS_HTAB_ROUND, whole chunks */
     uint32_t next;   /* where the next search for a free slot starts */

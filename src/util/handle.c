@@ -41,8 +41,15 @@ static int chunk_writable(struct ofs_htab *h, uint32_t c)
 {
     if (h->rw[c / 64] >> (c % 64) & 1)
         return 1;
-    if (mprotect(h->base + (size_t)c * h->chunk, h->chunk, PROT_READ | PROT_WRITE) != 0)
+    char *at = h->base + (size_t)c * h->chunk;
+
+    if (mprotect(at, h->chunk, PROT_READ | PROT_WRITE) != 0)
         return 0;
+#ifdef MADV_POPULATE_WRITE
+    /* back the chunk in one call rather than a fault per page (older kernels: EINVAL,
+     * and the pages fault in as they are used) */
+    madvise(at, h->chunk, MADV_POPULATE_WRITE);
+#endif
     h->rw[c / 64] |= 1ULL << (c % 64);
     return 1;
 }
@@ -70,7 +77,10 @@ ofs_status_t ofs_htab_init(struct ofs_htab *h, size_t slot, uint32_t cap)
     void *p;
 
     h->slot = slot;
-    h->chunk = page > 0 && (size_t)page > slot ? (size_t)page : slot;
+    if (page <= 0)
+        page = 4096;
+    h->chunk =
+        (size_t)page * OFS_HTAB_CHUNK_PAGES > slot ? (size_t)page * OFS_HTAB_CHUNK_PAGES : slot;
     /* whole chunks and whole words of the bitmap (both powers of two) */
     round = h->chunk / slot > 64 ? h->chunk / slot : 64;
     h->cap = cap;

@@ -43,12 +43,14 @@ static void *make(struct ofs_htab *h)
 static void churn(size_t slot, uint32_t cap, uint32_t rounds)
 {
     struct ofs_htab h = OFS_HTAB_INITIALIZER;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), chunk = slot > page ? slot : page;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), chunk;
     uint32_t *first, *kept, *p;
     uint32_t n, aliased = 0;
 
     CHECK(ofs_htab_init(&h, slot, cap) == OFS_OK);
     CHECK(h.nslots >= cap + OFS_HTAB_ROUND);
+    chunk = h.chunk;
+    CHECK(chunk >= slot && chunk % page == 0);
     first = make(&h);
     kept = make(&h);
     CHECK(first && kept);
