@@ -75,11 +75,14 @@ for list in "${lists[@]}"; do
         IFS='|' read -r name npes tags env cmd <<<"$line"
         name=$(trim "$name"); npes=$(trim "$npes"); tags=$(trim "$tags")
         env=$(trim "$env"); cmd=$(trim "$cmd")
-        if [[ " $tags " == *" routes "* ]] && [ ${#variants[@]} -gt 0 ]; then
+        only=
+        [[ " $tags " =~ \ routes=([^ ]+)\  ]] && only=",${BASH_REMATCH[1]},"
+        if [[ " $tags " == *" routes "* || -n "$only" ]] && [ ${#variants[@]} -gt 0 ]; then
             for v in "${variants[@]}"; do
                 IFS='|' read -r vname venv <<<"$v"
                 vname=$(trim "$vname"); venv=$(trim "$venv")
                 [[ "$vname" =~ $vfilter ]] || continue
+                [ -z "$only" ] || [[ "$only" == *",$vname,"* ]] || continue
                 run_one "$name [$vname]" "$npes" "$venv $env" "$cmd"
             done
         else
