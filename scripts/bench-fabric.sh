@@ -27,17 +27,8 @@ build=$top/_build
 base=
 out=
 do_oshmem=1
-while [ $# -gt 0 ]; do
-    case "$1" in
-        -b) build=$2; shift ;;
-        -B) base=$2; shift ;;
-        -o) out=$2; shift ;;
-        --no-oshmem) do_oshmem=0 ;;
-        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
-        *) echo "bench-fabric: unknown argument $1" >&2; exit 2 ;;
-    esac
-    shift
-done
+. "$top/scripts/bench-lib.sh"
+bench_args bench-fabric 23 "-b:build -B:base -o:out --no-oshmem+do_oshmem=0" "$@"
 build=$(cd "$build" && pwd) || { echo "bench-fabric: no build tree $build" >&2; exit 1; }
 [ -z "$base" ] || base=$(cd "$base" && pwd) || exit 1
 out=${out:-$build/bench}
