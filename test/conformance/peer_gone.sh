@@ -39,7 +39,6 @@ fail=0
 [ $rc -eq 124 ] && { echo "the job hung (timeout)"; fail=1; }
 pattern="PE 0\]: fatal: ofi: peer PE $victim_pe is gone \(its process ended or the connection to it was lost\)"
 grep -Eq "$pattern" $err || { echo "stderr does not match: $pattern"; fail=1; }
-sleep 0.3
-stray=$(live_procs "$(basename "$prog")")
+stray=$(stray_procs "$(basename "$prog")")
 [ -z "$stray" ] || { echo "stray processes left: $stray"; fail=1; }
 exit $fail

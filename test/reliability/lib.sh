@@ -24,6 +24,19 @@ shm_objects_added() {
     done
 }
 
+# The processes named $1 still alive after the job: looked at at once and, while there
+# are some, again every 0.1 s until 0.3 s have passed (a PE on its way out); prints
+# the pids left then.
+stray_procs() {
+    local left i
+    for i in 1 2 3 4; do
+        left=$(live_procs "$1")
+        [ -z "$left" ] && return 0
+        [ $i = 4 ] || sleep 0.1
+    done
+    echo $left
+}
+
 # Bytes written into the pipe $1 (/proc/PID/fd/N) and not read yet; 0 when it cannot
 # tell (not a pipe, no python3).  Opening a pipe's /proc entry for reading and asking
 # FIONREAD takes nothing out of it.
