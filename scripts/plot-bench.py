@@ -179,7 +179,8 @@ def plot(test, npes, lines, note, path):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n', 2)[2],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('-n', '--npes', type=int, help='PE count to plot (default: the largest)')
     ap.add_argument('-o', '--out', help='directory for the PNG files')
     ap.add_argument('--note', default='', help='added to each title (e.g. "best of 3")')
@@ -190,8 +191,10 @@ def main():
         if os.path.isdir(p):
             paths += sorted(os.path.join(p, f) for f in os.listdir(p)
                             if f.endswith('.csv') and f != 'run.csv')
-        else:
+        elif os.path.isfile(p):
             paths.append(p)
+        else:
+            sys.exit('plot-bench: no such file or directory: ' + p)
     out = a.out or next((p for p in a.inputs if os.path.isdir(p)), '.')
     data = read(paths)
     if not data:
