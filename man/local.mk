@@ -36,26 +36,26 @@ $(API_MAN_NAMES): man/man3/%.names: $(API_MAN_DEPS)
 	@$(MKDIR_P) man/man3
 	$(AM_V_GEN)$(API_MAN_RUN) -DPAGE=$* -DNAMES $(srcdir)/man/shmem_page.3.m4 > $@.tmp && mv $@.tmp $@
 
+# (one awk for all the stubs: a shell loop took seconds)
 install-data-hook-api-man: $(API_MAN_NAMES)
 	@$(MKDIR_P) $(DESTDIR)$(man3dir)
-	@owned=" $(notdir $(dist_man3_MANS) $(man3_MANS)) "; \
-	for page in $(SO_MAN_PAGES); do \
-	    for name in `cat man/man3/$$page.names`; do \
-	        [ "$$name" != "$$page" ] || continue; \
-	        case "$$owned" in *" $$name.3 "*) \
-	            echo "man: $$name.3 has two owners: a page of its own or another family, and $$page.3" >&2; exit 1;; \
-	        esac; \
-	        owned="$$owned$$name.3 "; \
-	        echo ".so man3/$$page.3" > $(DESTDIR)$(man3dir)/$$name.3 || exit 1; \
-	    done; \
-	done
+	@$(AWK) -v owned="$(notdir $(dist_man3_MANS) $(man3_MANS))" -v dir="$(DESTDIR)$(man3dir)" ' \
+	    BEGIN { n = split(owned, o, " "); for (i = 1; i <= n; i++) own[o[i]] = 1 } \
+	    FNR == 1 { page = FILENAME; sub(/.*\//, "", page); sub(/\.names$$/, "", page) } \
+	    { for (i = 1; i <= NF; i++) { \
+	        name = $$i; if (name == page) continue; \
+	        if ((name ".3") in own) { \
+	            print "man: " name ".3 has two owners: a page of its own or another family, and " page ".3" > "/dev/stderr"; exit 1 } \
+	        own[name ".3"] = 1; f = dir "/" name ".3"; print ".so man3/" page ".3" > f; close(f) } }' \
+	    $(API_MAN_NAMES)
 install_data_hooks += install-data-hook-api-man
+# (one rm for all the stubs: one per stub took seconds)
 uninstall-hook-api-man:
 	@for page in $(SO_MAN_PAGES); do \
 	    for name in `cat man/man3/$$page.names`; do \
-	        [ "$$name" = "$$page" ] || rm -f $(DESTDIR)$(man3dir)/$$name.3; \
+	        [ "$$name" = "$$page" ] || echo "$(DESTDIR)$(man3dir)/$$name.3"; \
 	    done; \
-	done
+	done | xargs rm -f
 uninstall_hooks += uninstall-hook-api-man
 include man/man3/coll.mk
 include man/man3/stats.mk

@@ -21,16 +21,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/_build
 out=
 do_oshmem=1
-while [ $# -gt 0 ]; do
-    case "$1" in
-        -b) build=$2; shift ;;
-        -o) out=$2; shift ;;
-        --no-oshmem) do_oshmem=0 ;;
-        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
-        *) echo "bench-coll: unknown argument $1" >&2; exit 2 ;;
-    esac
-    shift
-done
+. "$top/scripts/bench-lib.sh"
+bench_args bench-coll 21 "-b:build -o:out --no-oshmem+do_oshmem=0" "$@"
 build=$(cd "$build" && pwd) || { echo "bench-coll: no build tree $build" >&2; exit 1; }
 out=${out:-$build/bench}
 mkdir -p "$out/coll"

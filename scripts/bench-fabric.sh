@@ -3,10 +3,13 @@
 # timed alone, a barrier between calls, mean over iterations and PEs) of ofishmem on
 # the shared-memory route, on the OFI route (every PE on libfabric) and across two
 # simulated nodes, beside Open MPI's OSHMEM, the runs taking turns; best of the rounds,
-# ratios, and PNG plots where gnuplot is installed (issue #30, docs/performance.md).
+# ratios, and with --png PNG plots (issue #30, docs/performance.md).
 #
 # usage: scripts/bench-fabric.sh [-b BUILD_DIR] [-B BASE_BUILD_DIR] [-o OUT_DIR] [--no-oshmem]
+#                                [--png PNG_DIR]
 #   -B: a build of an older commit, run the same way (columns "base-..."): before/after.
+#   --png: one plot per collective at the largest PE count, time against size, in PNG_DIR
+#   (scripts/plot-bench.py: python3 alone, no plotting package).
 # Environment: OSHMEM_CC, OSHMEM_RUN (default /usr/bin/oshcc, /usr/bin/oshrun),
 #   BENCH_REPEAT rounds (default 3), BENCH_TIMEOUT seconds per run (default 300),
 #   FABRIC_NPES PE counts (default "2 4 8"), COLL_MAX largest size (default 1048576),
@@ -27,17 +30,9 @@ build=$top/_build
 base=
 out=
 do_oshmem=1
-while [ $# -gt 0 ]; do
-    case "$1" in
-        -b) build=$2; shift ;;
-        -B) base=$2; shift ;;
-        -o) out=$2; shift ;;
-        --no-oshmem) do_oshmem=0 ;;
-        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
-        *) echo "bench-fabric: unknown argument $1" >&2; exit 2 ;;
-    esac
-    shift
-done
+png=
+. "$top/scripts/bench-lib.sh"
+bench_args bench-fabric 26 "-b:build -B:base -o:out --no-oshmem+do_oshmem=0 --png:png" "$@"
 build=$(cd "$build" && pwd) || { echo "bench-fabric: no build tree $build" >&2; exit 1; }
 [ -z "$base" ] || base=$(cd "$base" && pwd) || exit 1
 out=${out:-$build/bench}
@@ -148,20 +143,9 @@ END {
 say "table: $out/table.txt"
 
 # plots: one PNG per collective at the largest PE count, time against size
-if command -v gnuplot >/dev/null 2>&1; then
+if [ -n "$png" ]; then
     np=$(echo $npes_list | awk '{ print $NF }')
-    for t in broadcast int_sum double_sum collect fcollect alltoall; do
-        plot=
-        for c in $cols; do
-            awk -F, -v t="$t" -v np="$np" '$1 == t && $3 == np { if (!($2 in b) || $4 < b[$2]) b[$2] = $4 }
-                END { for (s in b) print s, b[s] }' "$out/$c.csv" | sort -n >"$out/$c.$t.dat"
-            [ -s "$out/$c.$t.dat" ] &&
-                plot="$plot${plot:+, }'$out/$c.$t.dat' using 1:2 with linespoints title '$c'"
-        done
-        [ -n "$plot" ] || continue
-        gnuplot -e "set terminal png size 800,500; set output '$out/$t-$np.png';
-            set logscale xy; set xlabel 'bytes'; set ylabel 'usec per call';
-            set title '$t, $np PEs (OSU-style, best of $repeat)'; set key left top; plot $plot" \
-            2>>"$out/gnuplot.log" && say "plot: $out/$t-$np.png"
-    done
+    csvs=
+    for c in $cols; do [ -s "$out/$c.csv" ] && csvs="$csvs $out/$c.csv"; done
+    python3 "$top/scripts/plot-bench.py" -n "$np" -o "$png" --note "best of $repeat" $csvs
 fi

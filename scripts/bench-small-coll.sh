@@ -17,16 +17,10 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/_build
 out=
-while [ $# -gt 0 ]; do
-    case "$1" in
-        -b) build=$2; shift ;;
-        -o) out=$2; shift ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
-        *=*) break ;;
-        *) echo "bench-small-coll: unknown argument $1" >&2; exit 2 ;;
-    esac
-    shift
-done
+. "$top/scripts/bench-lib.sh"
+bench_stop='*=*' # LABEL=VARS words follow the options
+bench_args bench-small-coll 14 "-b:build -o:out" "$@"
+shift $bench_used
 build=$(cd "$build" && pwd) || { echo "bench-small-coll: no build tree $build" >&2; exit 1; }
 out=${out:-$build/bench/small-coll}
 mkdir -p "$out" && out=$(cd "$out" && pwd)

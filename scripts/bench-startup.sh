@@ -23,18 +23,8 @@ base=
 sizes="16 32 64"
 rounds=3
 floors=1
-while [ $# -gt 0 ]; do
-    case "$1" in
-        -b) build=$2; shift ;;
-        -B) base=$2; shift ;;
-        -n) sizes=$2; shift ;;
-        -r) rounds=$2; shift ;;
-        -F) floors=0 ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
-        *) echo "bench-startup: unknown argument $1" >&2; exit 2 ;;
-    esac
-    shift
-done
+. "$top/scripts/bench-lib.sh"
+bench_args bench-startup 18 "-b:build -B:base -n:sizes -r:rounds -F+floors=0" "$@"
 tmo=${BENCH_TIMEOUT:-180}
 cc=${CC:-cc}
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-startup.XXXXXX") || exit 1

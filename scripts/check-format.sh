@@ -35,6 +35,14 @@ if [ $# -eq 0 ]; then
     set -- $(git ls-files '*.c' '*.h' | grep -v -e '^_build' -e '/generated/')
 fi
 bad=0
+# one clang-format for all the files tells which differ (--dry-run warns per change):
+# one process per file took half a minute on a loaded machine
+if [ $fix = 0 ] && [ $diff_out = 0 ] && [ $# -gt 1 ]; then
+    for f in "$@"; do [ -f "$f" ] || { echo "check-format: $f: no such file" >&2; bad=1; }; done
+    differ=$(for f in "$@"; do [ -f "$f" ] && printf '%s\n' "$f"; done |
+        xargs "$cf" --style=file --dry-run 2>&1 | sed -n 's/^\(.*\):[0-9]*:[0-9]*: warning: .*/\1/p' | sort -u)
+    set -- $differ
+fi
 for f in "$@"; do
     [ -f "$f" ] || { echo "check-format: $f: no such file" >&2; bad=1; continue; }
     if [ $fix = 1 ]; then

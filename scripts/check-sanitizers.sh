@@ -10,4 +10,4 @@ rm -rf _asan && mkdir _asan && cd _asan
 make -j"$(nproc)" >make.log
 # PMIx leaks at exit are not ours: leak checking is valgrind's job (test/reliability)
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 OFS_SANITIZED=1
-TEST_FILTER=${1:-.} make -s --no-print-directory check
+TEST_FILTER=${1:-.} make -s -j"$(nproc)" --no-print-directory check

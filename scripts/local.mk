@@ -11,3 +11,5 @@ uninstall_hooks += uninstall-hook-oshcxx
 EXTRA_DIST += examples/hello.c
 # the layer check (test unit/layers, scripts/check.sh) and the rules it checks
 EXTRA_DIST += scripts/check-layers.sh docs/architecture.md
+# the benchmark scripts' shared option parsing (sourced by bench-startup.sh, ofi-compare.sh, ...)
+EXTRA_DIST += scripts/bench-lib.sh

@@ -29,16 +29,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/_build
 out=
 provs="shm tcp;ofi_rxm"
-while [ $# -gt 0 ]; do
-    case "$1" in
-        -b) build=$2; shift ;;
-        -o) out=$2; shift ;;
-        -p) provs=$2; shift ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
-        *) echo "ofi-compare: unknown argument $1" >&2; exit 2 ;;
-    esac
-    shift
-done
+. "$top/scripts/bench-lib.sh"
+bench_args ofi-compare 24 "-b:build -o:out -p:provs" "$@"
 build=$(cd "$build" && pwd) || { echo "ofi-compare: no build tree $build" >&2; exit 1; }
 out=${out:-$build/bench-ofi}
 mkdir -p "$out"

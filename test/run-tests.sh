@@ -6,7 +6,10 @@
 # npes 0 runs the command directly (unit tests, singleton runs); N > 0 launches it on
 # N PEs through oshrun.  A test tagged 'routes' is run once per line of
 # test/lists/variants.txt ("variant | env"), each forcing a route, provider or
-# protocol.  env is space-separated VAR=value words.  Ends with "N passed, M failed".
+# protocol; one tagged 'routes=V1,V2,...' only on those variants (where the others
+# cannot make a difference).  A test tagged 'nosan' runs no library code (man pages):
+# the sanitizer build (OFS_SANITIZED=1, scripts/check-sanitizers.sh) skips it.
+# env is space-separated VAR=value words.  Ends with "N passed, M failed".
 #
 # Environment: TEST_FILTER (regex on names), TEST_TIMEOUT (seconds, default 180),
 # TEST_VARIANTS (regex on variant names), OSHRUN (launcher script).
@@ -75,11 +78,19 @@ for list in "${lists[@]}"; do
         IFS='|' read -r name npes tags env cmd <<<"$line"
         name=$(trim "$name"); npes=$(trim "$npes"); tags=$(trim "$tags")
         env=$(trim "$env"); cmd=$(trim "$cmd")
-        if [[ " $tags " == *" routes "* ]] && [ ${#variants[@]} -gt 0 ]; then
+        if [[ " $tags " == *" nosan "* ]] && [ -n "${OFS_SANITIZED:-}" ]; then
+            [[ "$name" =~ $filter ]] && skip=$((skip + 1)) &&
+                printf 'SKIP: %-60s (%s)\n' "$name" "no library code: not run with sanitizers"
+            continue
+        fi
+        only=
+        [[ " $tags " =~ \ routes=([^ ]+)\  ]] && only=",${BASH_REMATCH[1]},"
+        if [[ " $tags " == *" routes "* || -n "$only" ]] && [ ${#variants[@]} -gt 0 ]; then
             for v in "${variants[@]}"; do
                 IFS='|' read -r vname venv <<<"$v"
                 vname=$(trim "$vname"); venv=$(trim "$venv")
                 [[ "$vname" =~ $vfilter ]] || continue
+                [ -z "$only" ] || [[ "$only" == *",$vname,"* ]] || continue
                 run_one "$name [$vname]" "$npes" "$venv $env" "$cmd"
             done
         else

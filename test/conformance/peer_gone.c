@@ -42,7 +42,7 @@ int main(int argc, char **argv)
             } else
                 shmem_putmem(buf, src, sizeof(buf), victim);
             if (i == 0) {
-                printf("ready\n");
+                printf("ready %ld\n", (long)getpid()); /* PE 0's pid: peer_gone.sh */
                 fflush(stdout);
             }
         }

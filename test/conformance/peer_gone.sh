@@ -1,9 +1,9 @@
 #!/bin/bash
 # peer_gone.sh NPES MODE: a PE dies while PE 0 keeps operating on it (peer_gone.c).
-# The launcher is held (SIGSTOP) from just before the kill until 3 s after it, as when
-# a node is lost and the launcher is slow to notice, so that the PE that sees the
-# failure first is PE 0, not the launcher.  PE 0's one line must name the dead PE;
-# then the job ends with a nonzero status, no PE left.
+# The launcher is held (SIGSTOP) from just before the kill until PE 0 has written its
+# line (at most 3 s after the kill), as when a node is lost and the launcher is slow to
+# notice, so that the PE that sees the failure first is PE 0, not the launcher.  PE 0's
+# one line must name the dead PE; then the job ends with a nonzero status, no PE left.
 npes=$1; mode=$2
 . "$(dirname "$0")/../reliability/lib.sh"
 oshrun=${OSHRUN:-scripts/oshrun}
@@ -18,13 +18,19 @@ for _ in $(seq 200); do
     sleep 0.1
 done
 victim=$(awk '/^victim/ {print $2}' $out)
+pe0=$(awk '/^ready/ {print $2}' $out)
 launcher=$(pgrep -P $job | head -1) # timeout's child: the launcher (oshrun execs it)
 [ -n "$victim" ] && [ -n "$launcher" ] || {
     echo "the job did not start"; cat $out $err; kill $job; exit 1; }
 kill -STOP "$launcher"
 kill -KILL "$victim"
-sleep 3
+# PE 0's stderr is a pipe to the held launcher: what PE 0 wrote waits in it unread
+for i in $(seq 30); do
+    sleep 0.1
+    [ "$(pipe_pending "/proc/$pe0/fd/2")" -gt 0 ] && break
+done
 kill -CONT "$launcher"
+echo "launcher held for $((i / 10)).$((i % 10)) s"
 wait $job
 rc=$?
 cat $out; cat $err >&2
@@ -33,7 +39,6 @@ fail=0
 [ $rc -eq 124 ] && { echo "the job hung (timeout)"; fail=1; }
 pattern="PE 0\]: fatal: ofi: peer PE $victim_pe is gone \(its process ended or the connection to it was lost\)"
 grep -Eq "$pattern" $err || { echo "stderr does not match: $pattern"; fail=1; }
-sleep 0.3
-stray=$(live_procs "$(basename "$prog")")
+stray=$(stray_procs "$(basename "$prog")")
 [ -z "$stray" ] || { echo "stray processes left: $stray"; fail=1; }
 exit $fail

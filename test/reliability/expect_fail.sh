@@ -31,9 +31,8 @@ fi
 if [ -n "$pattern" ] && ! grep -Eq "$pattern" err.$$; then
     echo "stderr does not match: $pattern"; fail=1
 fi
-sleep 0.3
 # no process of the program may survive the job
-stray=$(live_procs "$(basename "$prog")")
+stray=$(stray_procs "$(basename "$prog")")
 [ -z "$stray" ] || { echo "stray processes left: $stray"; ps -o pid,stat,args -p $stray; fail=1; }
 added=$(shm_objects_added "$before")
 [ -z "$added" ] || { echo "left in /dev/shm: $added"; fail=1; }

@@ -24,6 +24,28 @@ shm_objects_added() {
     done
 }
 
+# The processes named $1 still alive after the job: looked at at once and, while there
+# are some, again every 0.1 s until 0.3 s have passed (a PE on its way out); prints
+# the pids left then.
+stray_procs() {
+    local left i
+    for i in 1 2 3 4; do
+        left=$(live_procs "$1")
+        [ -z "$left" ] && return 0
+        [ $i = 4 ] || sleep 0.1
+    done
+    echo $left
+}
+
+# Bytes written into the pipe $1 (/proc/PID/fd/N) and not read yet; 0 when it cannot
+# tell (not a pipe, no python3).  Opening a pipe's /proc entry for reading and asking
+# FIONREAD takes nothing out of it.
+pipe_pending() {
+    python3 -c 'import fcntl, os, struct, sys, termios
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+print(struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0])' "$1" 2>/dev/null || echo 0
+}
+
 # Live (non-zombie) processes named $1 of this build: other builds on the machine may
 # be running their own tests.
 live_procs() {
