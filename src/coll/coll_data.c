@@ -86,14 +86,16 @@ static void bcast_binomial(struct coll_grp *g, char *dest, const char *src, size
         top <<= 1;
     for (size_t j = 0; j < ns; j++) {
         size_t l, o = seg_piece(len, j, &l);
-        if (v != 0)
+        if (v != 0 && ns == 1)
+            coll_wait(g, g->f_bcast, 1); /* one piece: one wait, as before pieces */
+        else if (v != 0)
             wait_first(g, g->f_bcast, j + 1);
         /* children v + m for powers of two m > v, farthest subtree first */
         for (int m = top; m >= 1; m >>= 1)
             if (m > v && v + m < n)
                 coll_put_signal(g, dest + o, from + o, l, g->f_bcast, (v + m + root) % n);
     }
-    if (v != 0)
+    if (v != 0 && ns > 1)
         coll_wait(g, g->f_bcast, ns);
 }
 
