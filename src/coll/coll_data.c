@@ -255,7 +255,8 @@ static uint64_t put_range(struct coll_grp *g, char *dest, const size_t *offs, co
 
 /* The collect; returns 1 when it ended with a ring or Bruck exchange of a team, without
  * a barrier (COLL_UNSYNC_FLAT): every member's block came from that member in this
- * call. */
+ * call, and each counter has one sender, whose signals of the next call arrive after
+ * those of this one. */
 static int collectv(struct coll_grp *g, void *dest_, const void *src, const size_t *offs,
                     const size_t *lens)
 {
@@ -300,12 +301,14 @@ static int collectv(struct coll_grp *g, void *dest_, const void *src, const size
         uint64_t want = 0;
         for (int s = 1; s < n; s++) {
             int i = (me + s) % n;
-            put_segs(g, dest + offs[me], dest + offs[me], lens[me], COLL_F_RING, i);
+            put_segs(g, dest + offs[me], dest + offs[me], lens[me], g->f_ring, i);
             want += seg_count(lens[i]);
         }
-        coll_wait(g, COLL_F_RING, want);
+        coll_wait(g, g->f_ring, want);
+        /* n - 1 senders on one counter: a member's next call must not signal before
+         * everyone counted this one in, so the caller may not skip the barrier (0) */
         g->unsynced |= COLL_UNSYNC_FLAT;
-        return 1;
+        return 0;
     }
     if (alg == COLL_ALG_RING) {
         ring_blocks(g, dest, offs, lens);
