@@ -12,52 +12,123 @@
  * Collect: Bruck (log n rounds: round k sends the 2^k blocks I hold to me - 2^k;
  * blocks keep their final place in dest, so no rotation is needed), ring (n - 1
  * steps, each forwarding the block received last), linear (everyone puts to all).
+ * Data moves in pieces of at most SHMEM_COLL_SEGMENT bytes, each a put-with-signal of
+ * its own: the tree and the ring forward a piece as soon as it arrived, and over the
+ * OFI route no piece is larger than what goes as messages (docs/collectives.md).
  * Alltoall: pairwise exchange (step s sends to me + s, spreading the targets), linear.
  */
 #include "coll_internal.h"
 
 #include <stdlib.h>
 
-#define COLL_BCAST_SA_MIN (64 * 1024)      /* auto: scatter+allgather from here */
+/* auto: scatter+allgather from this size in groups of at least COLL_BCAST_SA_NMIN, where
+ * the root of the pipelined binomial tree would send log2(n) copies; below, the tree
+ * (fewer dependent steps, n - 1 copies in all; docs/collectives.md) */
+#define COLL_BCAST_SA_MIN (1024 * 1024)
+#define COLL_BCAST_SA_NMIN 16
 #define COLL_COLLECT_RING_MIN (256 * 1024) /* auto: ring from here */
 
+/* Pieces of a transfer: at most coll_cfg.seg bytes each (0: one piece), each its own
+ * put-with-signal, so that over the OFI route every piece goes as messages the target
+ * applies (a larger put-with-signal is written and locally completed before its signal
+ * leaves), and a tree or ring forwards a piece as soon as it has it.  0 bytes: one
+ * piece (the signal alone). */
+static size_t seg_count(size_t len)
+{
+    size_t seg = coll_cfg.seg;
+    return seg == 0 || len <= seg ? 1 : (len + seg - 1) / seg;
+}
+
+/* piece j of len bytes: its offset, and its length in *l_p */
+static size_t seg_piece(size_t len, size_t j, size_t *l_p)
+{
+    size_t seg = coll_cfg.seg, o;
+
+    if (seg == 0 || len <= seg) {
+        *l_p = len;
+        return 0;
+    }
+    o = j * seg;
+    *l_p = len - o < seg ? len - o : seg;
+    return o;
+}
+
+/* len bytes at src to dst on member i, in seg_count(len) put-with-signals on idx */
+static void put_segs(struct coll_grp *g, char *dst, const char *src, size_t len, int idx, int i)
+{
+    size_t ns = seg_count(len);
+
+    for (size_t j = 0; j < ns; j++) {
+        size_t l, o = seg_piece(len, j, &l);
+        coll_put_signal(g, dst + o, src + o, l, idx, i);
+    }
+}
+
+/* Wait until the first k signals of this call arrived on counter idx, without consuming
+ * them: the call consumes them all at its end with coll_wait (pSync counters go back to
+ * 0 there; a team's expected count moves on). */
+static void wait_first(struct coll_grp *g, int idx, uint64_t k)
+{
+    uint64_t target = (g->seen ? g->seen[idx] : 0) + k;
+    uint64_t *f = &g->flags[idx];
+
+    COMM_WAIT_UNTIL(__atomic_load_n(f, __ATOMIC_ACQUIRE) >= target);
+}
+
+/* Binomial tree, pipelined: each piece goes on down the tree as soon as it arrived. */
 static void bcast_binomial(struct coll_grp *g, char *dest, const char *src, size_t len, int root)
 {
     int n = g->size, v = (g->me - root + n) % n, top = 1;
-    const char *from = src;
+    const char *from = v != 0 ? dest : src;
+    size_t ns = seg_count(len);
 
-    if (v != 0) {
-        coll_wait(g, g->f_bcast, 1);
-        from = dest;
-    }
     while (top < n)
         top <<= 1;
-    /* children v + m for powers of two m > v, farthest subtree first */
-    for (int m = top; m >= 1; m >>= 1)
-        if (m > v && v + m < n)
-            coll_put_signal(g, dest, from, len, g->f_bcast, (v + m + root) % n);
+    for (size_t j = 0; j < ns; j++) {
+        size_t l, o = seg_piece(len, j, &l);
+        if (v != 0 && ns == 1)
+            coll_wait(g, g->f_bcast, 1); /* one piece: one wait, as before pieces */
+        else if (v != 0)
+            wait_first(g, g->f_bcast, j + 1);
+        /* children v + m for powers of two m > v, farthest subtree first */
+        for (int m = top; m >= 1; m >>= 1)
+            if (m > v && v + m < n)
+                coll_put_signal(g, dest + o, from + o, l, g->f_bcast, (v + m + root) % n);
+    }
+    if (v != 0 && ns > 1)
+        coll_wait(g, g->f_bcast, ns);
 }
 
 static void bcast_linear(struct coll_grp *g, char *dest, const char *src, size_t len, int root)
 {
     if (g->me != root) {
-        coll_wait(g, g->f_bcast, 1);
+        coll_wait(g, g->f_bcast, seg_count(len));
         return;
     }
     for (int s = 1; s < g->size; s++)
-        coll_put_signal(g, dest, src, len, g->f_bcast, (root + s) % g->size);
+        put_segs(g, dest, src, len, g->f_bcast, (root + s) % g->size);
 }
 
-/* ring allgather of blocks already in place in dest; the caller barriers */
+/* Ring allgather of blocks already in place in dest; the caller barriers.  Step s sends
+ * my own block, then the block received the step before, piece by piece as its pieces
+ * arrive (they come from the left in the order they are forwarded). */
 static void ring_blocks(struct coll_grp *g, char *dest, const size_t *offs, const size_t *lens)
 {
     int n = g->size, me = g->me, right = (me + 1) % n;
+    uint64_t got = 0;
 
     for (int s = 1; s < n; s++) {
         int b = (me - s + 1 + n) % n; /* my own block first, then what came last */
-        coll_put_signal(g, dest + offs[b], dest + offs[b], lens[b], g->f_ring, right);
-        coll_wait(g, g->f_ring, 1);
+        size_t ns = seg_count(lens[b]);
+        for (size_t j = 0; j < ns; j++) {
+            size_t l, o = seg_piece(lens[b], j, &l);
+            if (s > 1)
+                wait_first(g, g->f_ring, ++got);
+            coll_put_signal(g, dest + offs[b] + o, dest + offs[b] + o, l, g->f_ring, right);
+        }
     }
+    /* the last block, my right neighbour's, arrives from the left */
+    coll_wait(g, g->f_ring, got + seg_count(lens[(me + 1) % n]));
 }
 
 static void bcast_scatter_allgather(struct coll_grp *g, char *dest, const char *src, size_t len,
@@ -80,10 +151,10 @@ static void bcast_scatter_allgather(struct coll_grp *g, char *dest, const char *
     if (g->me == root) {
         for (int s = 1; s < n; s++) {
             int m = (root + s) % n;
-            coll_put_signal(g, dest + offs[m], src + offs[m], lens[m], g->f_bcast, m);
+            put_segs(g, dest + offs[m], src + offs[m], lens[m], g->f_bcast, m);
         }
     } else {
-        coll_wait(g, g->f_bcast, 1);
+        coll_wait(g, g->f_bcast, seg_count(lens[g->me]));
     }
     ring_blocks(g, dest, offs, lens);
     free(offs);
@@ -138,8 +209,8 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
     }
     coll_grp_settle(g);
     if (alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM)
-        alg = len >= COLL_BCAST_SA_MIN && g->size > 2 ? COLL_ALG_SCATTER_ALLGATHER
-                                                      : COLL_ALG_BINOMIAL;
+        alg = len >= COLL_BCAST_SA_MIN && g->size >= COLL_BCAST_SA_NMIN ? COLL_ALG_SCATTER_ALLGATHER
+                                                                        : COLL_ALG_BINOMIAL;
     /* scatter+allgather writes the root's dest: active sets leave it alone */
     if (alg == COLL_ALG_SCATTER_ALLGATHER && !root_copies)
         alg = COLL_ALG_BINOMIAL;
@@ -158,47 +229,50 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
         coll_grp_barrier(g);
 }
 
-/* Blocks [first, first+cnt) (cyclic) are one or two runs of dest. */
-static int range_runs(int n, int first, int cnt)
-{
-    return first + cnt <= n ? 1 : 2;
-}
-
-/* Send blocks [first, first+cnt) of dest to member to, each run with a signal on
- * flag idx (range_runs of them): as one message each where the transport sends small
- * put-with-signals so, and never a write followed by a separate signal, which the OFI
- * route has to complete first when the signal leaves from another endpoint
- * (SHMEM_OFI_AM_EP=target; docs/collectives.md). */
-static void put_range(struct coll_grp *g, char *dest, const size_t *offs, const size_t *lens,
-                      int first, int cnt, int idx, int to)
+/* Blocks [first, first+cnt) (cyclic) of dest, one or two runs, each sent to member to
+ * in pieces (put_segs), each with a signal on flag idx; returns how many signals that is
+ * (to < 0: only counts them, for the receiver).  Each piece is one message where the
+ * transport sends small put-with-signals so, never a write followed by a separate
+ * signal, which the OFI route has to complete first when the signal leaves from another
+ * endpoint (SHMEM_OFI_AM_EP=target; docs/collectives.md). */
+static uint64_t put_range(struct coll_grp *g, char *dest, const size_t *offs, const size_t *lens,
+                          int first, int cnt, int idx, int to)
 {
     int n = g->size;
+    uint64_t sigs = 0;
 
     while (cnt > 0) {
         int run = first + cnt <= n ? cnt : n - first;
         size_t o = offs[first], l = offs[first + run - 1] + lens[first + run - 1] - o;
-        coll_put_signal(g, dest + o, dest + o, l, idx, to);
+        if (to >= 0)
+            put_segs(g, dest + o, dest + o, l, idx, to);
+        sigs += seg_count(l);
         cnt -= run;
         first = (first + run) % n;
     }
+    return sigs;
 }
 
-void coll_grp_collectv(struct coll_grp *g, void *dest_, const void *src, const size_t *offs,
-                       const size_t *lens)
+/* The collect; returns 1 when it ended with a ring or Bruck exchange of a team, without
+ * a barrier (COLL_UNSYNC_FLAT): every member's block came from that member in this
+ * call, and each counter has one sender, whose signals of the next call arrive after
+ * those of this one. */
+static int collectv(struct coll_grp *g, void *dest_, const void *src, const size_t *offs,
+                    const size_t *lens)
 {
     char *dest = dest_;
     int n = g->size, me = g->me, alg = coll_cfg.collect;
     size_t total = offs[n - 1] + lens[n - 1];
 
     if (total == 0)
-        return; /* every member knows: nothing to move, dest may be NULL */
+        return 0; /* every member knows: nothing to move, dest may be NULL */
     if (src && src != dest + offs[me] && lens[me])
         memmove(dest + offs[me], src, lens[me]);
     if (n == 1)
-        return;
+        return 0;
     if (coll_hier_use(g, alg)) {
         coll_hier_collectv(g, dest, offs, lens);
-        return;
+        return 0;
     }
     if (alg == COLL_ALG_HIER)
         alg = COLL_ALG_AUTO;
@@ -210,7 +284,7 @@ void coll_grp_collectv(struct coll_grp *g, void *dest_, const void *src, const s
             most = lens[i] > most ? lens[i] : most;
         if (coll_bline_fits(g, most)) {
             coll_bline_collectv(g, dest, dest + offs[me], offs, lens);
-            return;
+            return 0;
         }
         alg = COLL_ALG_AUTO;
     }
@@ -222,6 +296,20 @@ void coll_grp_collectv(struct coll_grp *g, void *dest_, const void *src, const s
         alg = total >= COLL_COLLECT_RING_MIN ? COLL_ALG_RING : COLL_ALG_BRUCK;
     if (!g->seen && alg == COLL_ALG_BRUCK)
         alg = COLL_ALG_RING; /* pSync holds no Bruck counters */
+    if (alg == COLL_ALG_LINEAR && !g->all_local && g->seen) {
+        /* over the fabric: my block to every member with a signal each, one round */
+        uint64_t want = 0;
+        for (int s = 1; s < n; s++) {
+            int i = (me + s) % n;
+            put_segs(g, dest + offs[me], dest + offs[me], lens[me], g->f_ring, i);
+            want += seg_count(lens[i]);
+        }
+        coll_wait(g, g->f_ring, want);
+        /* n - 1 senders on one counter: a member's next call must not signal before
+         * everyone counted this one in, so the caller may not skip the barrier (0) */
+        g->unsynced |= COLL_UNSYNC_FLAT;
+        return 0;
+    }
     if (alg == COLL_ALG_RING) {
         ring_blocks(g, dest, offs, lens);
     } else if (alg == COLL_ALG_BRUCK) {
@@ -229,13 +317,14 @@ void coll_grp_collectv(struct coll_grp *g, void *dest_, const void *src, const s
             int cnt = d < n - d ? d : n - d, to = (me - d + n) % n;
             put_range(g, dest, offs, lens, me, cnt, COLL_F_BRUCK + k, to);
             /* from me + d: its blocks [me + d, me + d + cnt) */
-            coll_wait(g, COLL_F_BRUCK + k, range_runs(n, (me + d) % n, cnt));
+            coll_wait(g, COLL_F_BRUCK + k,
+                      put_range(g, dest, offs, lens, (me + d) % n, cnt, COLL_F_BRUCK + k, -1));
         }
     }
     if ((alg == COLL_ALG_RING || alg == COLL_ALG_BRUCK) && g->seen) {
         /* every block counted in: the barrier waits for the next writer (as broadcast) */
         g->unsynced |= COLL_UNSYNC_FLAT;
-        return;
+        return 1;
     }
     if (alg != COLL_ALG_RING && alg != COLL_ALG_BRUCK) {
         for (int s = 1; s < n; s++) {
@@ -246,11 +335,19 @@ void coll_grp_collectv(struct coll_grp *g, void *dest_, const void *src, const s
         comm_quiet(g->ctx);
     }
     coll_grp_barrier(g);
+    return 0;
 }
 
-void coll_grp_fcollect(struct coll_grp *g, void *dest, const void *src, size_t len)
+void coll_grp_collectv(struct coll_grp *g, void *dest, const void *src, const size_t *offs,
+                       const size_t *lens)
 {
-    int n = g->size;
+    collectv(g, dest, src, offs, lens);
+}
+
+/* fcollect, returning what collectv returns */
+static int fcollect(struct coll_grp *g, void *dest, const void *src, size_t len)
+{
+    int n = g->size, flat;
     size_t *offs = malloc(2 * (size_t)n * sizeof(size_t));
 
     if (!offs || n < 1)
@@ -259,8 +356,14 @@ void coll_grp_fcollect(struct coll_grp *g, void *dest, const void *src, size_t l
         offs[i] = (size_t)i * len;
         offs[n + i] = len;
     }
-    coll_grp_collectv(g, dest, src, offs, offs + n);
+    flat = collectv(g, dest, src, offs, offs + n);
     free(offs);
+    return flat;
+}
+
+void coll_grp_fcollect(struct coll_grp *g, void *dest, const void *src, size_t len)
+{
+    fcollect(g, dest, src, len);
 }
 
 void coll_grp_alltoalls(struct coll_grp *g, void *dest_, const void *src_, ptrdiff_t dst,
@@ -318,7 +421,12 @@ static void collect_offsets(const char *r, coll_total_check_fn check, struct col
     int n = g->size;
     size_t o = 0;
 
-    coll_grp_fcollect(g, sizes, &mine, sizeof(mine));
+    /* exchanged by a ring or Bruck, the sizes came from every member in this call: none
+     * still forwards from, or reads, a dest of an earlier collective, so the blocks may go
+     * without the barrier that its COLL_UNSYNC_FLAT asks for (the sizes' own counters
+     * and scratch are not the blocks' ones) */
+    if (fcollect(g, sizes, &mine, sizeof(mine)))
+        g->unsynced &= ~COLL_UNSYNC_FLAT;
     for (int i = 0; i < n; i++) {
         offs[i] = o;
         lens[i] = sizes[i];

@@ -132,6 +132,7 @@ struct coll_cfg {
     int barrier, bcast, reduce, collect, alltoall;
     int release_yield; /* SHMEM_BARRIER_RELEASE_YIELD (coll_sync.c) */
     int fast_signal;   /* CPU atomics through comm_ptr are allowed */
+    size_t seg;        /* bytes per piece of a broadcast, ring or Bruck step (coll_data.c) */
 };
 extern struct coll_cfg coll_cfg OFS_HIDDEN;
 

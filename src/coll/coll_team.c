@@ -84,6 +84,7 @@ static ofs_status_t coll_parse_algs(void)
     coll_cfg.collect = col[ofs_g.params.COLLECT_ALGORITHM];
     coll_cfg.alltoall = a2a[ofs_g.params.ALLTOALL_ALGORITHM];
     coll_cfg.release_yield = ofs_g.params.BARRIER_RELEASE_YIELD;
+    coll_cfg.seg = (size_t)ofs_g.params.COLL_SEGMENT;
     return OFS_OK;
 }
 
