@@ -11,7 +11,8 @@
 #   BENCH_REPEAT rounds (default 3), BENCH_TIMEOUT seconds per run (default 300),
 #   FABRIC_NPES PE counts (default "2 4 8"), COLL_MAX largest size (default 1048576),
 #   COLL_ITERS iterations per small size (default 100; sizes of 64 KiB and more 1/10),
-#   OFI_PROVIDER (default "tcp;ofi_rxm"), FABRIC_TABLE_ONLY=1 (table of the last run).
+#   OFI_PROVIDER (default "tcp;ofi_rxm"), FABRIC_TABLE_ONLY=1 (table of the last run),
+#   COLL_ONLY names (comma-separated, e.g. int_sum,double_sum: only those collectives).
 # Routes: shm = SHMEM_LOCAL_TRANSPORT=shm; ofi = SHMEM_LOCAL_TRANSPORT=ofi with
 #   SHMEM_OFI_PROVIDER; sim = SHMEM_SIM_PES_PER_NODE=npes/2 (two simulated nodes, 4 PEs
 #   each at 8 PEs; the default shm route inside a node, the provider between them).
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
         -B) base=$2; shift ;;
         -o) out=$2; shift ;;
         --no-oshmem) do_oshmem=0 ;;
-        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) echo "bench-fabric: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
@@ -80,7 +81,8 @@ one_run() {
     shift 2
     say "$name on $n PEs"
     rm -f "$out/run.csv"
-    timeout "$tmo" "$@" --csv "$out/run.csv" "$maxb" "$iters" >>"$out/$name.log" 2>&1 ||
+    timeout "$tmo" "$@" --csv "$out/run.csv" ${COLL_ONLY:+--only "$COLL_ONLY"} "$maxb" "$iters" \
+        >>"$out/$name.log" 2>&1 ||
         say "$name on $n PEs exited with status $?"
     [ -f "$out/run.csv" ] && tail -n +2 "$out/run.csv" >>"$out/$name.csv"
     return 0
