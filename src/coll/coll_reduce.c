@@ -27,7 +27,7 @@
 #define COLL_SHM_MIN 2048   /* auto: direct shared-memory reduction from this many bytes */
 #define COLL_SHM_BLOCK 4096 /* shm reduction: bytes folded at a time (on the stack) */
 #define COLL_RAB_MIN_PES 4  /* auto: Rabenseifner from this many members */
-#define COLL_ACC_STACK 4096   /* accumulator on the stack up to this many bytes */
+#define COLL_ACC_STACK 4096 /* accumulator on the stack up to this many bytes */
 
 static inline char *rslot(struct coll_grp *g, unsigned parity, int k)
 {
