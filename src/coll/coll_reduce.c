@@ -27,7 +27,6 @@
 #define COLL_SHM_MIN 2048   /* auto: direct shared-memory reduction from this many bytes */
 #define COLL_SHM_BLOCK 4096 /* shm reduction: bytes folded at a time (on the stack) */
 #define COLL_RAB_MIN_PES 4  /* auto: Rabenseifner from this many members */
-#define COLL_ACC_STACK 4096 /* accumulator on the stack up to this many bytes */
 
 static inline char *rslot(struct coll_grp *g, unsigned parity, int k)
 {
@@ -45,21 +44,6 @@ static inline size_t rab_celems(const struct coll_grp *g, size_t es)
 static inline char *fold_slot(struct coll_grp *g, unsigned parity, int rab)
 {
     return rab ? rslot(g, parity, 0) : rslot(g, parity, g->rslots - 1);
-}
-
-/* an accumulator of len bytes: stk (COLL_ACC_STACK bytes) when it fits */
-static char *coll_acc_get(char *stk, size_t len)
-{
-    char *acc = len <= COLL_ACC_STACK ? stk : malloc(len);
-    if (!acc)
-        ofs_fatal(1, "reduction: out of host memory");
-    return acc;
-}
-
-static void coll_acc_put(char *stk, char *acc)
-{
-    if (acc != stk)
-        free(acc);
 }
 
 static void reduce_pow2(struct coll_grp *g, char *dest, char *acc, size_t cnt, size_t es,
@@ -116,12 +100,14 @@ static void reduce_tree(struct coll_grp *g, char *dest, const char *src, size_t 
 {
     size_t es = coll_type_size(type), celems = rab ? rab_celems(g, es) : g->chunk / es;
     int n = g->size, r = g->me, p2 = 1, rem;
-    char stk[COLL_ACC_STACK] __attribute__((aligned(64))), *acc;
+    char *acc;
 
     while (p2 * 2 <= n)
         p2 *= 2;
     rem = n - p2;
-    acc = coll_acc_get(stk, (nelems < celems ? nelems : celems) * es);
+    acc = malloc(celems * es);
+    if (!acc)
+        ofs_fatal(1, "reduction: out of host memory");
     for (size_t off = 0; off < nelems; off += celems) {
         size_t cnt = nelems - off < celems ? nelems - off : celems, bytes = cnt * es;
         unsigned parity = (unsigned)((*g->step)++ & 1);
@@ -141,7 +127,7 @@ static void reduce_tree(struct coll_grp *g, char *dest, const char *src, size_t 
         if (r < rem)
             coll_put_signal(g, d, d, bytes, COLL_F_POST, r + p2);
     }
-    coll_acc_put(stk, acc);
+    free(acc);
 }
 
 void coll_grp_reduce_linear(struct coll_grp *g, void *dest, const void *src, size_t nelems,
