@@ -14,7 +14,8 @@
 #   BENCH_REPEAT rounds (default 3), BENCH_TIMEOUT seconds per run (default 300),
 #   FABRIC_NPES PE counts (default "2 4 8"), COLL_MAX largest size (default 1048576),
 #   COLL_ITERS iterations per small size (default 100; sizes of 64 KiB and more 1/10),
-#   OFI_PROVIDER (default "tcp;ofi_rxm"), FABRIC_TABLE_ONLY=1 (table of the last run).
+#   OFI_PROVIDER (default "tcp;ofi_rxm"), FABRIC_TABLE_ONLY=1 (table of the last run),
+#   COLL_ONLY names (comma-separated, e.g. int_sum,double_sum: only those collectives).
 # Routes: shm = SHMEM_LOCAL_TRANSPORT=shm; ofi = SHMEM_LOCAL_TRANSPORT=ofi with
 #   SHMEM_OFI_PROVIDER; sim = SHMEM_SIM_PES_PER_NODE=npes/2 (two simulated nodes, 4 PEs
 #   each at 8 PEs; the default shm route inside a node, the provider between them).
@@ -32,7 +33,7 @@ out=
 do_oshmem=1
 png=
 . "$top/scripts/bench-lib.sh"
-bench_args bench-fabric 26 "-b:build -B:base -o:out --no-oshmem+do_oshmem=0 --png:png" "$@"
+bench_args bench-fabric 27 "-b:build -B:base -o:out --no-oshmem+do_oshmem=0 --png:png" "$@"
 build=$(cd "$build" && pwd) || { echo "bench-fabric: no build tree $build" >&2; exit 1; }
 [ -z "$base" ] || base=$(cd "$base" && pwd) || exit 1
 out=${out:-$build/bench}
@@ -75,7 +76,8 @@ one_run() {
     shift 2
     say "$name on $n PEs"
     rm -f "$out/run.csv"
-    timeout "$tmo" "$@" --csv "$out/run.csv" "$maxb" "$iters" >>"$out/$name.log" 2>&1 ||
+    timeout "$tmo" "$@" --csv "$out/run.csv" ${COLL_ONLY:+--only "$COLL_ONLY"} "$maxb" "$iters" \
+        >>"$out/$name.log" 2>&1 ||
         say "$name on $n PEs exited with status $?"
     [ -f "$out/run.csv" ] && tail -n +2 "$out/run.csv" >>"$out/$name.csv"
     return 0

@@ -38,9 +38,19 @@ static void init_oversubscribed(void)
     int ncpu = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
 
     /* a launcher that binds each PE to one core has given each its own CPU */
+    int on_host = ofs_g.local_size;
+
     if (ncpu <= 1)
         ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    ofs_g.oversubscribed = ofs_g.local_size > ncpu;
+    /* simulated nodes (SHMEM_SIM_PES_PER_NODE) share the real node's CPUs: count the PEs of
+     * the real node (rt_pmix.c numbers a simulated node real node x n_pes + block) */
+    if (ofs_g.params.SIM_PES_PER_NODE > 0 && ofs_g.node_of) {
+        int host = ofs_g.node_of[ofs_g.my_pe] / ofs_g.n_pes;
+        on_host = 0;
+        for (int pe = 0; pe < ofs_g.n_pes; pe++)
+            on_host += ofs_g.node_of[pe] / ofs_g.n_pes == host;
+    }
+    ofs_g.oversubscribed = on_host > ncpu;
 }
 
 ofs_status_t ofs_init(int requested_thread_level)

@@ -12,7 +12,8 @@
  * broadcast: on the root's node from the root, between leaders from the root's node's
  *   leader, on the other nodes from their leader.
  * reduction: every member's source folded by its leader (one local barrier), leaders'
- *   allreduce, local broadcast of the result.
+ *   allreduce, local broadcast of the result.  The leader reads a member's source at its
+ *   own source address: the specification has every PE pass the same source and dest.
  * collect/fcollect: blocks put into the leader's dest, leaders send their node's runs
  *   of blocks to every other leader (one put-with-signal per run), each leader puts the
  *   whole result into its members' dest then signals them.

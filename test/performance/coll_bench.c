@@ -4,7 +4,8 @@
  * (mean over PEs).  Measured the way the OSU micro-benchmarks do: each call timed on its
  * own with shmem_barrier_all between calls (outside the timing); --back-to-back times a
  * loop of calls instead (the older figures; barriers are always timed back to back).
- * Usage: oshrun -n N coll_bench [--csv FILE] [--back-to-back] [max_bytes] [iterations].
+ * Usage: oshrun -n N coll_bench [--csv FILE] [--back-to-back] [--only NAME,...] [max_bytes]
+ * [iterations]; --only: just these collectives (barrier_all, int_sum, ... as printed).
  *
  * Built against an OpenSHMEM 1.4 library (Open MPI's OSHMEM 4.1 has no teams), or
  * with -DCOLL_BENCH_ASET, it times the active-set forms (shmem_broadcast64,
@@ -87,6 +88,16 @@ static void report(const char *what, size_t bytes, double us)
 }
 
 static int back_to_back;
+static const char *only; /* --only: comma-separated names of the sized collectives to run */
+
+static int wanted(const char *what)
+{
+    size_t l = strlen(what);
+    for (const char *p = only; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : "")
+        if (strncmp(p, what, l) == 0 && (p[l] == ',' || p[l] == 0))
+            return 1;
+    return only == NULL;
+}
 
 /* OSU style: each call timed alone, a barrier (untimed) between calls */
 #define TIME_OSU(what, bytes, iters, stmt)            \
@@ -115,6 +126,8 @@ static int back_to_back;
     } while (0)
 #define TIME(what, bytes, iters, stmt)           \
     do {                                         \
+        if (!wanted(what))                       \
+            break;                               \
         if (back_to_back)                        \
             TIME_LOOP(what, bytes, iters, stmt); \
         else                                     \
@@ -134,6 +147,11 @@ int main(int argc, char **argv)
         back_to_back = 1;
         argc--;
         argv++;
+    }
+    if (argc > 2 && strcmp(argv[1], "--only") == 0) {
+        only = argv[2];
+        argc -= 2;
+        argv += 2;
     }
     size_t maxb = argc > 1 ? strtoul(argv[1], NULL, 0) : (1 << 20);
     int iters = argc > 2 ? atoi(argv[2]) : 1000, npes;
@@ -161,9 +179,12 @@ int main(int argc, char **argv)
     if (shmem_my_pe() == 0)
         printf("# coll_bench: %d PEs, mean microseconds per call\n# %-12s %9s %10s\n", npes,
                "operation", "bytes", "usec");
-    TIME_LOOP("barrier_all", 0, iters * 10, shmem_barrier_all());
-    TIME_LOOP("sync_all", 0, iters * 10, shmem_sync_all());
-    TIME_LOOP(BARRIER_NAME, 0, iters * 10, OP_BARRIER());
+    if (wanted("barrier_all"))
+        TIME_LOOP("barrier_all", 0, iters * 10, shmem_barrier_all());
+    if (wanted("sync_all"))
+        TIME_LOOP("sync_all", 0, iters * 10, shmem_sync_all());
+    if (wanted(BARRIER_NAME))
+        TIME_LOOP(BARRIER_NAME, 0, iters * 10, OP_BARRIER());
     /* 8, 64, ... and max_bytes itself */
     for (size_t b = 8; b <= maxb; b = b < maxb && b * 8 > maxb ? maxb : b * 8) {
         int it = b >= 65536 ? iters / 10 + 1 : iters;
