@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #define NBC_LAND_SLOT_MAX 32768 /* eager landing area per team slot (docs/nbc.md) */
+#define NBC_SHM_BLOCK 4096      /* NBC_OP_SHMRED: bytes folded at a time (on the stack) */
 #define NBC_REQS_SPARE 1024     /* handles beyond the limit: a freed one stays dead longer */
 
 static struct {
@@ -158,6 +159,24 @@ void coll_nbc_fini(void)
     eng.mem = 0;
 }
 
+void coll_nbc_finalize(void)
+{
+    int left, running;
+
+    pthread_mutex_lock(&eng.lock);
+    left = eng.nreq;
+    pthread_mutex_unlock(&eng.lock);
+    if (!left)
+        return;
+    running = __atomic_load_n(&nbc_outstanding, __ATOMIC_ACQUIRE);
+    ofs_log_warn("shmem_finalize: %d non-blocking collective request(s) not completed by "
+                 "shmemx_req_wait/shmemx_req_test (%d of them still running: finalize "
+                 "completes them first)",
+                 left, running);
+    /* their puts, gets and signals must be over before finalize's quiet and fence */
+    COMM_WAIT_UNTIL(__atomic_load_n(&nbc_outstanding, __ATOMIC_ACQUIRE) == 0);
+}
+
 /* ---- running a schedule ---- */
 
 static void nbc_signal(struct nbc_team *nt, int cls, int peer, const void *dst, const void *src,
@@ -246,6 +265,27 @@ static int op_run(struct nbc_team *nt, struct nbc_op *op)
             }
         }
         coll_op_apply((enum coll_op)op->rop, (enum coll_type)op->rtype, op->dst, from, op->nel);
+        return 1;
+    }
+    case NBC_OP_SHMRED: {
+        /* as coll_grp_reduce_shm: each block read from every member, then written to
+         * every member, so an element of a source that is also dest is read first */
+        enum coll_type ty = (enum coll_type)op->rtype;
+        size_t es = coll_type_size(ty), blk = NBC_SHM_BLOCK / es;
+        char acc[NBC_SHM_BLOCK] __attribute__((aligned(64)));
+
+        for (size_t b = 0; b < op->nel; b += blk) {
+            size_t cnt = op->nel - b < blk ? op->nel - b : blk;
+            for (int i = 0; i < t->size; i++) {
+                const char *s = comm_ptr(op->src + b * es, coll_team_world_pe(t, i));
+                if (i == 0)
+                    memcpy(acc, s, cnt * es);
+                else
+                    coll_op_apply((enum coll_op)op->rop, ty, acc, s, cnt);
+            }
+            for (int i = 0; i < t->size; i++)
+                memcpy(comm_ptr(op->dst + b * es, coll_team_world_pe(t, i)), acc, cnt * es);
+        }
         return 1;
     }
     }
