@@ -342,8 +342,9 @@ int main(int argc, char **argv)
         CHECK(shmemx_team_sync_nb(t, &r) == 0);
         shmem_team_destroy(t);
     } else if (!strcmp(mode, "bad_mem")) {
-        /* 64 KiB of longs: its private buffers exceed SHMEM_NBC_MEM_MAX=64K of the list */
-        shmemx_long_sum_reduce_nb(SHMEM_TEAM_WORLD, dst[0], src[0], 8192, &r);
+        /* a scan of 64 KiB of longs: its private buffers exceed SHMEM_NBC_MEM_MAX=64K of
+         * the list (a reduction on a same-node team needs none: build_reduce_shm) */
+        shmemx_long_sum_inscan_nb(SHMEM_TEAM_WORLD, dst[0], src[0], 8192, &r);
     } else if (!strcmp(mode, "bad_limit")) {
         shmemx_req_h rs[8];
         for (int i = 0; i < 8; i++) /* SHMEM_NBC_REQS_MAX=4 in the list */
