@@ -17,7 +17,6 @@
 
 #define NBC_LAND_SLOT_MAX 32768 /* eager landing area per team slot (docs/nbc.md) */
 #define NBC_SHM_BLOCK 4096      /* NBC_OP_SHMRED: bytes folded at a time (on the stack) */
-#define NBC_REQS_SPARE 1024     /* handles beyond the limit: a freed one stays dead longer */
 
 static struct {
     pthread_mutex_t lock; /* one pass at a time; posting and freeing */
@@ -103,10 +102,10 @@ ofs_status_t coll_nbc_init(void)
                       eng.slot_len * (size_t)eng.nslots + land_len, land_len);
         return OFS_ERR_NOMEM;
     }
-    memset(eng.base, 0, eng.slot_len * (size_t)eng.nslots);
-    *nbc_bell = 0;
-    st = ofs_htab_init(&eng.reqs, NBC_REQ_SLOT,
-                       (uint32_t)ofs_g.params.NBC_REQS_MAX + NBC_REQS_SPARE);
+    /* no memset of the counters and the bell: fresh heap blocks are zero (as the team
+     * pool's, coll_init).  The table's reservation keeps a freed handle dead through
+     * OFS_HTAB_ROUND later posts: its cap is the limit itself */
+    st = ofs_htab_init(&eng.reqs, NBC_REQ_SLOT, (uint32_t)ofs_g.params.NBC_REQS_MAX);
     if (st != OFS_OK)
         return st;
     return OFS_OK; /* the context: at the first post (coll_nbc_post) */
