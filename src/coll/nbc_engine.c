@@ -29,6 +29,10 @@ static struct {
     struct nbc_team **teams; /* by slot */
     struct nbc_team *active; /* teams with requests not completed */
     struct ofs_htab reqs;
+    /* by world PE, with signals by CPU atomics: where its copies of base, land and the
+     * bell are mapped here (NULL: not mapped); filled at the first post */
+    char **pbase, **pland;
+    uint64_t **pbell;
     int nreq;   /* requests not freed */
     size_t mem; /* schedule memory held */
 } eng = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
@@ -140,6 +144,11 @@ void coll_nbc_fini(void)
     }
     free(eng.teams);
     eng.teams = NULL;
+    free(eng.pbase);
+    free(eng.pland);
+    free(eng.pbell);
+    eng.pbase = eng.pland = NULL;
+    eng.pbell = NULL;
     ofs_htab_fini(&eng.reqs);
     if (eng.ctx)
         comm_ctx_destroy(eng.ctx);
@@ -178,6 +187,23 @@ void coll_nbc_finalize(void)
 
 /* ---- running a schedule ---- */
 
+/* the first post: the mappings of every PE's counters, landing area and bell */
+static void peers_map(void)
+{
+    int n = ofs_g.n_pes;
+
+    eng.pbase = calloc((size_t)n, sizeof(*eng.pbase));
+    eng.pland = calloc((size_t)n, sizeof(*eng.pland));
+    eng.pbell = calloc((size_t)n, sizeof(*eng.pbell));
+    if (!eng.pbase || !eng.pland || !eng.pbell)
+        ofs_fatal(1, "shmem: out of host memory for the non-blocking collectives");
+    for (int pe = 0; pe < n; pe++) {
+        eng.pbase[pe] = comm_ptr(eng.base, pe);
+        eng.pland[pe] = eng.land ? comm_ptr(eng.land, pe) : NULL;
+        eng.pbell[pe] = comm_ptr(nbc_bell, pe);
+    }
+}
+
 static void nbc_signal(struct nbc_team *nt, int cls, int peer, const void *dst, const void *src,
                        size_t len)
 {
@@ -185,15 +211,14 @@ static void nbc_signal(struct nbc_team *nt, int cls, int peer, const void *dst, 
     uint64_t *f = counter(t->id, cls, t->my_pe);
     int pe = coll_team_world_pe(t, peer);
 
-    if (coll_cfg.fast_signal) {
-        uint64_t *p = comm_ptr(f, pe);
-        if (p) {
-            if (len)
-                comm_put(eng.ctx, (void *)dst, src, len, pe);
-            __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST);
-            nbc_bell_ring(comm_ptr(nbc_bell, pe));
-            return;
-        }
+    if (coll_cfg.fast_signal && eng.pbase[pe] && eng.pbell[pe] && (!len || eng.pland[pe])) {
+        /* the data (always a landing slot), then the count, then the bell */
+        if (len)
+            memcpy(eng.pland[pe] + ((const char *)dst - eng.land), src, len);
+        __atomic_fetch_add((uint64_t *)(eng.pbase[pe] + ((char *)f - eng.base)), 1,
+                           __ATOMIC_SEQ_CST);
+        nbc_bell_ring(eng.pbell[pe]);
+        return;
     }
     if (!len)
         dst = f, src = f;
@@ -490,6 +515,8 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
     /* opened here, not at shmem_init: an endpoint per PE that most jobs never use */
     if (!eng.ctx && comm_ctx_create(0, NULL, &eng.ctx) != OFS_OK)
         ofs_fatal(1, "%s: cannot open the non-blocking collectives' context", r);
+    if (!eng.pbase)
+        peers_map();
     if (eng.nreq >= ofs_g.params.NBC_REQS_MAX)
         ofs_bad_input(r,
                       "%d non-blocking collective requests are outstanding already "
