@@ -212,6 +212,9 @@ int coll_nbc_test(const char *r, struct coll_nbc_req **req_p, int *done_p) OFS_H
 /* coll_init/coll_fini (symmetric counters: collective, before coll_init's barrier) */
 ofs_status_t coll_nbc_init(void) OFS_HIDDEN;
 void coll_nbc_fini(void) OFS_HIDDEN;
+/* shmem_finalize, before its quiet: requests never completed by the program are named in
+ * a warning and completed here (no engine traffic may follow the finalize fence). */
+void coll_nbc_finalize(void) OFS_HIDDEN;
 /* shmem_team_destroy: requests of the team not yet completed are a fatal error; else the
  * team's engine state is cleared for the slot's next team. */
 void coll_nbc_team_destroy(struct coll_team *team) OFS_HIDDEN;

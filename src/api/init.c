@@ -146,6 +146,7 @@ void ofs_finalize(void)
      * the fabric: over tcp;ofi_rxm it connected the pairs of a dissemination barrier
      * only to close them (docs/performance.md, "Start-up").  finalizing is set after
      * the quiet, which needs its flushes; the fence sends nothing over the fabric. */
+    coll_nbc_finalize();
     comm_quiet_all();
     ofs_g.finalizing = 1;
     rt_barrier_poll(init_fini_poll, &iter);

@@ -37,9 +37,6 @@ uint64_t *coll_aset_pub;
  * SHMEM_SYMMETRIC_SIZE; else the world keeps its pool slot's.  Larger chunks, fewer
  * dependent rounds over a fabric (Rabenseifner: a quarter of it per chunk) */
 #define COLL_WORLD_RSCRATCH (512UL << 10)
-/* team handles beyond the pool slots: a destroyed team's handle stays recognisably
- * dead through many later splits */
-#define COLL_TEAM_HANDLES_SPARE 1024
 /* pool slots of the predefined teams; splits take the others */
 #define COLL_SLOT_WORLD 0
 #define COLL_SLOT_SHARED 1
@@ -232,9 +229,9 @@ ofs_status_t coll_init(void)
     /* no memset: fresh heap blocks are zero (the heap is a new file and no block was
      * freed before coll_init, as msg_init relies on too); clearing would touch every
      * page of the pool at start-up where a job uses a few (docs/performance.md) */
-    /* a team of mine holds a pool slot: more handles than slots */
-    st =
-        ofs_htab_init(&coll_teams, COLL_TEAM_SLOT, (uint32_t)pool.nslots + COLL_TEAM_HANDLES_SPARE);
+    /* a team of mine holds a pool slot: no more handles than slots (a destroyed team's
+     * handle stays dead through OFS_HTAB_ROUND later splits: ofs_handle.h) */
+    st = ofs_htab_init(&coll_teams, COLL_TEAM_SLOT, (uint32_t)pool.nslots);
     if (st != OFS_OK)
         return st;
     st = coll_bring_init();

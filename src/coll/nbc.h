@@ -41,6 +41,9 @@ enum nbc_op_kind {
     NBC_OP_REDUCE, /* dst[i] = dst[i] op src[i], nel elements of type; with cls = 1, src
                     * is symmetric on member peer: read in place where it is mapped (shm),
                     * else fetched into buf first */
+    NBC_OP_SHMRED, /* every member mapped: nel elements at symmetric src folded over the
+                    * members in order (read in place), the result stored at symmetric
+                    * dst of every member, a block at a time (source may be dest) */
 };
 
 struct nbc_op {
@@ -71,7 +74,8 @@ static inline size_t nbc_op_bytes(const struct nbc_op *op)
     case NBC_OP_GET:
     case NBC_OP_COPY: return op->len;
     case NBC_OP_IGET: return op->nel * op->es;
-    case NBC_OP_REDUCE: return op->nel * coll_type_size((enum coll_type)op->rtype);
+    case NBC_OP_REDUCE:
+    case NBC_OP_SHMRED: return op->nel * coll_type_size((enum coll_type)op->rtype);
     default: return 0;
     }
 }

@@ -26,6 +26,9 @@
  * and on 2 members, which move as many bytes either way: every member folds every source,
  * in fewer steps) */
 #define NBC_REDUCE_RS_MIN 4096
+/* reductions above this many bytes on a team whose members are all mapped: in place
+ * through shared memory (build_reduce_shm) */
+#define NBC_REDUCE_SHM_MIN 1024
 /* eager through shared memory only up to this: beyond it the second copy (out of the
  * landing area) costs more than the handshake it saves (docs/nbc.md) */
 #define NBC_EAGER_SHM_MAX 1024
@@ -334,6 +337,42 @@ static int build_reduce_rs(struct nbc_sched *s, struct nbc_team *nt, const struc
 #undef SLICE_OFF
 }
 
+/* Reduction on a team whose members are all mapped (same node, signals by CPU atomics):
+ * as the blocking shared-memory reduction (coll_grp_reduce_shm), member i folds slice i
+ * of every member's source, read in place, and stores the result into slice i of every
+ * member's dest.  READY says "my source is posted and my dest may be written", DATA "I
+ * read my slice of your source and wrote it into your dest": no private memory, two
+ * signal rounds, each byte read once and written n times. */
+static int build_reduce_shm(struct nbc_sched *s, struct nbc_team *nt, const struct coll_nbc_args *a,
+                            int *idx)
+{
+    int n = nt->team->size, me = nt->team->my_pe, w = 0, op;
+    size_t base = a->nelems / (size_t)n, extra = a->nelems % (size_t)n;
+    size_t off = (size_t)me * base + ((size_t)me < extra ? (size_t)me : extra);
+    struct nbc_op r = { .kind = NBC_OP_SHMRED,
+                        .dst = (char *)a->dest + off * a->es,
+                        .src = (const char *)a->src + off * a->es,
+                        .nel = base + ((size_t)me < extra),
+                        .rop = (uint8_t)a->op,
+                        .rtype = (uint8_t)a->type };
+
+    for (int j = 0; j < n; j++)
+        if (j != me && add_sig(s, NBC_C_READY, j, -1) < 0)
+            return -1;
+    for (int j = 0; j < n; j++)
+        if (j != me && (idx[w++] = nbc_add_wait(s, nt, NBC_C_READY, j, 0, NULL)) < 0)
+            return -1;
+    if ((op = nbc_add(s, &r, w, idx)) < 0)
+        return -1;
+    for (int j = 0; j < n; j++)
+        if (j != me && add_sig(s, NBC_C_DATA, j, op) < 0)
+            return -1;
+    for (int j = 0; j < n; j++)
+        if (j != me && nbc_add_wait(s, nt, NBC_C_DATA, j, 0, NULL) < 0)
+            return -1;
+    return 0;
+}
+
 ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
 {
     struct nbc_sched *s = &q->s;
@@ -482,6 +521,11 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     }
 
     case COLL_NBC_REDUCE:
+        if (n > 1 && len > NBC_REDUCE_SHM_MIN && coll_cfg.fast_signal &&
+            coll_team_grp(nt->team)->all_local) {
+            rc = build_reduce_shm(s, nt, a, idx);
+            break;
+        }
         if (n > 2 && len >= NBC_REDUCE_RS_MIN) {
             rc = build_reduce_rs(s, nt, a);
             break;

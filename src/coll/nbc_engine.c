@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #define NBC_LAND_SLOT_MAX 32768 /* eager landing area per team slot (docs/nbc.md) */
-#define NBC_REQS_SPARE 1024     /* handles beyond the limit: a freed one stays dead longer */
+#define NBC_SHM_BLOCK 4096      /* NBC_OP_SHMRED: bytes folded at a time (on the stack) */
 
 static struct {
     pthread_mutex_t lock; /* one pass at a time; posting and freeing */
@@ -29,6 +29,10 @@ static struct {
     struct nbc_team **teams; /* by slot */
     struct nbc_team *active; /* teams with requests not completed */
     struct ofs_htab reqs;
+    /* by world PE, with signals by CPU atomics: where its copies of base, land and the
+     * bell are mapped here (NULL: not mapped); filled at the first post */
+    char **pbase, **pland;
+    uint64_t **pbell;
     int nreq;   /* requests not freed */
     size_t mem; /* schedule memory held */
 } eng = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
@@ -102,10 +106,10 @@ ofs_status_t coll_nbc_init(void)
                       eng.slot_len * (size_t)eng.nslots + land_len, land_len);
         return OFS_ERR_NOMEM;
     }
-    memset(eng.base, 0, eng.slot_len * (size_t)eng.nslots);
-    *nbc_bell = 0;
-    st = ofs_htab_init(&eng.reqs, NBC_REQ_SLOT,
-                       (uint32_t)ofs_g.params.NBC_REQS_MAX + NBC_REQS_SPARE);
+    /* no memset of the counters and the bell: fresh heap blocks are zero (as the team
+     * pool's, coll_init).  The table's reservation keeps a freed handle dead through
+     * OFS_HTAB_ROUND later posts: its cap is the limit itself */
+    st = ofs_htab_init(&eng.reqs, NBC_REQ_SLOT, (uint32_t)ofs_g.params.NBC_REQS_MAX);
     if (st != OFS_OK)
         return st;
     return OFS_OK; /* the context: at the first post (coll_nbc_post) */
@@ -140,6 +144,11 @@ void coll_nbc_fini(void)
     }
     free(eng.teams);
     eng.teams = NULL;
+    free(eng.pbase);
+    free(eng.pland);
+    free(eng.pbell);
+    eng.pbase = eng.pland = NULL;
+    eng.pbell = NULL;
     ofs_htab_fini(&eng.reqs);
     if (eng.ctx)
         comm_ctx_destroy(eng.ctx);
@@ -158,7 +167,42 @@ void coll_nbc_fini(void)
     eng.mem = 0;
 }
 
+void coll_nbc_finalize(void)
+{
+    int left, running;
+
+    pthread_mutex_lock(&eng.lock);
+    left = eng.nreq;
+    pthread_mutex_unlock(&eng.lock);
+    if (!left)
+        return;
+    running = __atomic_load_n(&nbc_outstanding, __ATOMIC_ACQUIRE);
+    ofs_log_warn("shmem_finalize: %d non-blocking collective request(s) not completed by "
+                 "shmemx_req_wait/shmemx_req_test (%d of them still running: finalize "
+                 "completes them first)",
+                 left, running);
+    /* their puts, gets and signals must be over before finalize's quiet and fence */
+    COMM_WAIT_UNTIL(__atomic_load_n(&nbc_outstanding, __ATOMIC_ACQUIRE) == 0);
+}
+
 /* ---- running a schedule ---- */
+
+/* the first post: the mappings of every PE's counters, landing area and bell */
+static void peers_map(void)
+{
+    int n = ofs_g.n_pes;
+
+    eng.pbase = calloc((size_t)n, sizeof(*eng.pbase));
+    eng.pland = calloc((size_t)n, sizeof(*eng.pland));
+    eng.pbell = calloc((size_t)n, sizeof(*eng.pbell));
+    if (!eng.pbase || !eng.pland || !eng.pbell)
+        ofs_fatal(1, "shmem: out of host memory for the non-blocking collectives");
+    for (int pe = 0; pe < n; pe++) {
+        eng.pbase[pe] = comm_ptr(eng.base, pe);
+        eng.pland[pe] = eng.land ? comm_ptr(eng.land, pe) : NULL;
+        eng.pbell[pe] = comm_ptr(nbc_bell, pe);
+    }
+}
 
 static void nbc_signal(struct nbc_team *nt, int cls, int peer, const void *dst, const void *src,
                        size_t len)
@@ -167,15 +211,14 @@ static void nbc_signal(struct nbc_team *nt, int cls, int peer, const void *dst, 
     uint64_t *f = counter(t->id, cls, t->my_pe);
     int pe = coll_team_world_pe(t, peer);
 
-    if (coll_cfg.fast_signal) {
-        uint64_t *p = comm_ptr(f, pe);
-        if (p) {
-            if (len)
-                comm_put(eng.ctx, (void *)dst, src, len, pe);
-            __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST);
-            nbc_bell_ring(comm_ptr(nbc_bell, pe));
-            return;
-        }
+    if (coll_cfg.fast_signal && eng.pbase[pe] && eng.pbell[pe] && (!len || eng.pland[pe])) {
+        /* the data (always a landing slot), then the count, then the bell */
+        if (len)
+            memcpy(eng.pland[pe] + ((const char *)dst - eng.land), src, len);
+        __atomic_fetch_add((uint64_t *)(eng.pbase[pe] + ((char *)f - eng.base)), 1,
+                           __ATOMIC_SEQ_CST);
+        nbc_bell_ring(eng.pbell[pe]);
+        return;
     }
     if (!len)
         dst = f, src = f;
@@ -246,6 +289,27 @@ static int op_run(struct nbc_team *nt, struct nbc_op *op)
             }
         }
         coll_op_apply((enum coll_op)op->rop, (enum coll_type)op->rtype, op->dst, from, op->nel);
+        return 1;
+    }
+    case NBC_OP_SHMRED: {
+        /* as coll_grp_reduce_shm: each block read from every member, then written to
+         * every member, so an element of a source that is also dest is read first */
+        enum coll_type ty = (enum coll_type)op->rtype;
+        size_t es = coll_type_size(ty), blk = NBC_SHM_BLOCK / es;
+        char acc[NBC_SHM_BLOCK] __attribute__((aligned(64)));
+
+        for (size_t b = 0; b < op->nel; b += blk) {
+            size_t cnt = op->nel - b < blk ? op->nel - b : blk;
+            for (int i = 0; i < t->size; i++) {
+                const char *s = comm_ptr(op->src + b * es, coll_team_world_pe(t, i));
+                if (i == 0)
+                    memcpy(acc, s, cnt * es);
+                else
+                    coll_op_apply((enum coll_op)op->rop, ty, acc, s, cnt);
+            }
+            for (int i = 0; i < t->size; i++)
+                memcpy(comm_ptr(op->dst + b * es, coll_team_world_pe(t, i)), acc, cnt * es);
+        }
         return 1;
     }
     }
@@ -451,6 +515,8 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
     /* opened here, not at shmem_init: an endpoint per PE that most jobs never use */
     if (!eng.ctx && comm_ctx_create(0, NULL, &eng.ctx) != OFS_OK)
         ofs_fatal(1, "%s: cannot open the non-blocking collectives' context", r);
+    if (!eng.pbase)
+        peers_map();
     if (eng.nreq >= ofs_g.params.NBC_REQS_MAX)
         ofs_bad_input(r,
                       "%d non-blocking collective requests are outstanding already "

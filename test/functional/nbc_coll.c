@@ -6,6 +6,7 @@
 #include <complex.h>
 #include <pthread.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "tests.h"
@@ -208,8 +209,25 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* SHMEM_NBC_THREAD as the library reads it (include/ofs_env_defs.h: a BOOL, default 1) */
+static int engine_thread_on(void)
+{
+    static const char *no[] = { "0", "n", "no", "false", "off", "" };
+    const char *v = getenv("SHMEM_NBC_THREAD");
+
+    if (!v)
+        return 1;
+    for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+        if (!strcasecmp(v, no[i]))
+            return 0;
+    return 1;
+}
+
 /* PE 0 posts an alltoall, then computes ~1 s without library calls; the others wait for
- * theirs: they must be done long before PE 0 comes back (its engine thread served them) */
+ * theirs: they must be done long before PE 0 comes back (its engine thread served them).
+ * With SHMEM_NBC_THREAD=0 nobody serves PE 0's part while it computes: the others then
+ * wait for it (their waits must not fail or time out meanwhile) and only the results are
+ * checked. */
 static int progress(void)
 {
     static long s[64 * 8], d[64 * 8];
@@ -240,9 +258,11 @@ static int progress(void)
         CHECK(shmemx_req_wait(&r) == 0);
         CHECK(shmemx_req_wait(&rs) == 0);
         t_other[0] = now() - t0;
-        if (t_other[0] > 0.6)
+        if (!engine_thread_on())
+            printf("PE %d: waited %.3f s without an engine thread\n", me, t_other[0]);
+        else if (t_other[0] > 0.6)
             fprintf(stderr, "PE %d: waited %.3f s for a computing PE 0\n", me, t_other[0]);
-        CHECK(t_other[0] < 0.6);
+        CHECK(!engine_thread_on() || t_other[0] < 0.6);
     }
     for (int j = 0; j < npes; j++)
         for (int i = 0; i < 64; i++)
@@ -322,8 +342,9 @@ int main(int argc, char **argv)
         CHECK(shmemx_team_sync_nb(t, &r) == 0);
         shmem_team_destroy(t);
     } else if (!strcmp(mode, "bad_mem")) {
-        /* 64 KiB of longs: its private buffers exceed SHMEM_NBC_MEM_MAX=64K of the list */
-        shmemx_long_sum_reduce_nb(SHMEM_TEAM_WORLD, dst[0], src[0], 8192, &r);
+        /* a scan of 64 KiB of longs: its private buffers exceed SHMEM_NBC_MEM_MAX=64K of
+         * the list (a reduction on a same-node team needs none: build_reduce_shm) */
+        shmemx_long_sum_inscan_nb(SHMEM_TEAM_WORLD, dst[0], src[0], 8192, &r);
     } else if (!strcmp(mode, "bad_limit")) {
         shmemx_req_h rs[8];
         for (int i = 0; i < 8; i++) /* SHMEM_NBC_REQS_MAX=4 in the list */

@@ -8,9 +8,15 @@
  * - poll: shmemx_req_test in a polling loop to completion, requests outstanding on two
  *   teams at once (completed in turn), a blocking collective on a third team meanwhile;
  *   waiting twice on one handle variable (SHMEMX_REQ_NULL the second time);
- * - bad_*: errors the library must name (test/lists/nbc.list, expect_fail.sh). */
+ * - a count of 0 with non-NULL pointers that are not symmetric (supported, as the spec's
+ *   table of undefined behaviour has it for every routine taking a pointer and a count);
+ * - bad_*: errors the library must name (test/lists/nbc.list, expect_fail.sh and
+ *   check_bad_input.sh): a count whose size overflows, an invalid root, invalid,
+ *   destroyed and garbage teams, NULL request and done pointers, a freed request. */
 #include <shmemx.h>
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "tests.h"
 
@@ -82,6 +88,20 @@ static void zero(void)
     k = post_zero(SHMEM_TEAM_WORLD, r);
     for (int i = 0; i < k; i++)
         done_by(&r[i], 0);
+    /* a count of 0 with pointers that are not symmetric (here: on the stack) */
+    {
+        long priv[4] = { 1, 2, 3, 4 };
+        k = 0;
+        CHECK(shmemx_long_broadcast_nb(SHMEM_TEAM_WORLD, priv, priv + 1, 0, 0, &r[k++]) == 0);
+        CHECK(shmemx_long_collect_nb(SHMEM_TEAM_WORLD, priv, priv, 0, &r[k++]) == 0);
+        CHECK(shmemx_alltoallmem_nb(SHMEM_TEAM_WORLD, priv, priv + 2, 0, &r[k++]) == 0);
+        CHECK(shmemx_long_alltoalls_nb(SHMEM_TEAM_WORLD, priv, priv, 3, 5, 0, &r[k++]) == 0);
+        CHECK(shmemx_long_prod_reduce_nb(SHMEM_TEAM_WORLD, priv, priv + 1, 0, &r[k++]) == 0);
+        CHECK(shmemx_long_sum_exscan_nb(SHMEM_TEAM_WORLD, priv + 3, priv, 0, &r[k++]) == 0);
+        for (int i = 0; i < k; i++)
+            done_by(&r[i], i % 2);
+        CHECK(priv[0] == 1 && priv[1] == 2 && priv[2] == 3 && priv[3] == 4);
+    }
     /* the blocking forms accept the same (here, for comparison) */
     shmem_long_sum_reduce(SHMEM_TEAM_WORLD, NULL, NULL, 0);
     shmem_long_collect(SHMEM_TEAM_WORLD, NULL, NULL, 0);
@@ -259,6 +279,48 @@ int main(int argc, char **argv)
         shmemx_req_wait(&copy);
     } else if (!strcmp(mode, "bad_null_request")) {
         shmemx_long_sum_reduce_nb(SHMEM_TEAM_WORLD, d, s, 4, NULL);
+    } else if (!strcmp(mode, "bad_count")) {
+        /* nreduce x 8 bytes overflows size_t */
+        shmemx_long_max_reduce_nb(SHMEM_TEAM_WORLD, d, s, SIZE_MAX / 8 + 2, &r);
+    } else if (!strcmp(mode, "bad_count_team")) {
+        /* nelems x 8 fits, nelems x 8 x team size does not (a team of 1 needs a count
+         * whose bytes overflow on their own) */
+        shmemx_long_alltoall_nb(SHMEM_TEAM_WORLD, d, s, SIZE_MAX / 8 / (size_t)npes + 1, &r);
+    } else if (!strcmp(mode, "bad_huge")) {
+        /* huge but no overflow: far past the end of dest's segment */
+        shmemx_fcollectmem_nb(SHMEM_TEAM_WORLD, d, s, SIZE_MAX / 2 / (size_t)npes, &r);
+    } else if (!strcmp(mode, "bad_root")) {
+        shmemx_long_broadcast_nb(SHMEM_TEAM_WORLD, d, s, 0, -1, &r);
+    } else if (!strcmp(mode, "bad_team_invalid")) {
+        shmemx_team_sync_nb(SHMEM_TEAM_INVALID, &r);
+    } else if (!strcmp(mode, "bad_team_destroyed")) {
+        shmem_team_t t;
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &t);
+        shmem_team_destroy(t);
+        shmemx_long_sum_inscan_nb(t, d, s, 4, &r);
+    } else if (!strcmp(mode, "bad_team_garbage")) {
+        long junk[8] = { 0 };
+        shmemx_long_fcollect_nb((shmem_team_t)(void *)junk, d, s, 4, &r);
+    } else if (!strcmp(mode, "bad_null_done")) {
+        CHECK(shmemx_team_sync_nb(SHMEM_TEAM_WORLD, &r) == 0);
+        shmemx_req_test(&r, NULL);
+    } else if (!strcmp(mode, "bad_wait_null")) {
+        shmemx_req_wait(NULL);
+    } else if (!strcmp(mode, "bad_test_freed")) {
+        CHECK(shmemx_team_sync_nb(SHMEM_TEAM_WORLD, &r) == 0);
+        copy = r;
+        CHECK(shmemx_req_wait(&r) == 0);
+        shmemx_req_test(&copy, &done);
+    } else if (!strcmp(mode, "open_at_finalize")) {
+        /* requests never waited for: shmem_finalize names them, completes them (the
+         * broadcast still runs on PE 0: PE 1 posts late) and the job ends normally */
+        static long big[16384];
+        if (me == 1) {
+            struct timespec ts = { 0, 50000000 };
+            nanosleep(&ts, NULL);
+        }
+        CHECK(shmemx_team_sync_nb(SHMEM_TEAM_WORLD, &r) == 0);
+        CHECK(shmemx_long_broadcast_nb(SHMEM_TEAM_WORLD, big, big, 16384, 0, &copy) == 0);
     } else {
         zero();
         reuse();
