@@ -31,6 +31,8 @@
 #define MSG_RING_MIN 256
 #define MSG_CLEAN_AHEAD 8192 /* mapped rings: lines the sender zeroes ahead of its records */
 
+#define MSG_BYE_EVERY 64 /* looks of a wait between reads of the bye words it waits on */
+
 #define MSG_RING_BUDGET (2UL << 20) /* auto sizes: rings of all sources, bytes per PE */
 
 /* MSG_FRAG_CMA: a rendezvous of a private buffer that the receiver reads from the
@@ -76,6 +78,7 @@ struct msg_in {
 
 struct msg_rdv {
     int used;
+    int pe;
     uint32_t gen;
     struct msg_req *req; /* a send from a symmetric buffer: it waits for this piece */
     void *stage;         /* a staged piece: its place in the stage region */
@@ -115,6 +118,12 @@ struct msg_state {
     size_t cma_min;        /* private messages from this many bytes go by CMA */
     int cma_use;           /* SHMEM_MSG_CMA resolved: this PE reads and offers CMA */
     struct msg_in *resend; /* messages whose CMA read failed, waiting for staged pieces */
+
+    /* shmem_finalize (msg_bye): a PE that has reached it sets its bye word and serves
+     * no more messages; a PE waiting on it drops what it still had for it */
+    uint64_t *bye;  /* symmetric: 1 once this PE is in shmem_finalize */
+    uint8_t *gone;  /* [pe] its bye word read 1: sends to it are dropped */
+    unsigned polls; /* looks of waits and tests: every MSG_BYE_EVERY-th reads bye words */
 
     char *scratch;
     struct ofs_htab reqs;
@@ -160,6 +169,8 @@ static inline void *msg_alloc(size_t n)
  * pieces their receivers have finished with. */
 void msg_sends_advance(void) OFS_HIDDEN;
 void msg_fin_poll(void) OFS_HIDDEN;
+/* msg_send.c: pe has reached shmem_finalize: drop what this PE still had to send it. */
+void msg_drop_dest(int pe) OFS_HIDDEN;
 /* msg_send.c: try reading src's memory by CMA once, publish the verdict for src; read n
  * bytes at addr in process pid into dst (0, or -1 with errno when the kernel refuses:
  * the receiver then asks the sender to stage the message, MSG_FIN_NACK). */

@@ -93,6 +93,7 @@ static int msg_rdv_alloc(struct msg_req *r, void *stage)
     for (int i = 0; i < MSG_RDV_MAX; i++)
         if (!msg_g.rdv[i].used) {
             msg_g.rdv[i].used = 1;
+            msg_g.rdv[i].pe = r->pe;
             msg_g.rdv[i].gen = ++msg_g.rdv_gen ? msg_g.rdv_gen : ++msg_g.rdv_gen;
             msg_g.rdv[i].req = stage ? NULL : r;
             msg_g.rdv[i].stage = stage;
@@ -165,6 +166,10 @@ static int msg_send_advance(struct msg_req *r)
 {
     int pe = r->pe;
 
+    if (OFS_UNLIKELY(msg_g.gone[pe])) { /* in shmem_finalize: dropped (msg_drop_dest) */
+        r->posted = r->len;
+        r->all_posted = 1;
+    }
     while (!r->all_posted) {
         struct msg_hdr h = { .tag = r->tag, .len = r->len, .frag_off = r->posted };
         void *st = NULL;
@@ -289,6 +294,37 @@ void msg_fin_poll(void)
             else if (r && r->fins == 0 && r->all_posted)
                 r->done = 1;
         }
+    }
+}
+
+void msg_drop_dest(int pe)
+{
+    struct msg_req *r, *nx;
+
+    ofs_log_debug("messages: PE %d is in shmem_finalize: what is left for it is dropped", pe);
+    msg_g.gone[pe] = 1;
+    for (int i = 0; i < MSG_RDV_MAX && msg_g.rdv_used; i++) {
+        struct msg_rdv *d = &msg_g.rdv[i];
+        if (!d->used || d->pe != pe)
+            continue;
+        if (d->stage)
+            heap_allocator_free(msg_g.stage_a, d->stage);
+        d->used = 0;
+        msg_g.rdv_used--;
+        if ((r = d->req) && --r->fins == 0 && r->all_posted)
+            r->done = 1;
+    }
+    for (r = msg_g.sq_head[pe]; r; r = nx) {
+        nx = r->next;
+        r->next = NULL;
+        r->posted = r->len;
+        r->all_posted = 1;
+        if (r->fins == 0)
+            r->done = 1;
+    }
+    if (msg_g.sq_head[pe]) {
+        msg_g.sq_head[pe] = msg_g.sq_tail[pe] = NULL;
+        msg_g.sq_active--;
     }
 }
 

@@ -27,43 +27,7 @@
 #include <unistd.h>
 
 #include "tests.h"
-
-static size_t eager = 32768, stage = 1 << 20; /* the defaults at 2-8 PEs */
-
-static size_t env_size(const char *name, size_t dflt)
-{
-    const char *v = getenv(name);
-    char *end;
-    size_t n;
-
-    if (!v || !*v)
-        return dflt;
-    n = strtoull(v, &end, 10);
-    if (*end == 'K' || *end == 'k')
-        n <<= 10;
-    else if (*end == 'M' || *end == 'm')
-        n <<= 20;
-    return n;
-}
-
-static unsigned char pat(int src, int tag, size_t i)
-{
-    return (unsigned char)(src * 31 + tag * 7 + i * 13 + (i >> 8));
-}
-
-static void fill(unsigned char *b, size_t n, int src, int tag)
-{
-    for (size_t i = 0; i < n; i++)
-        b[i] = pat(src, tag, i);
-}
-
-static int good(const unsigned char *b, size_t n, int src, int tag)
-{
-    for (size_t i = 0; i < n; i++)
-        if (b[i] != pat(src, tag, i))
-            return 0;
-    return 1;
-}
+#include "msg_test.h"
 
 static void mode_basic(void)
 {
