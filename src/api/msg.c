@@ -58,9 +58,13 @@ static void msg_chk_recv(const char *r, int src, int tag, const void *buf, size_
                       ofs_g.n_pes);
 }
 
+/* A receive's status; a send's is empty, as the null handle's (its fields would name
+ * nothing that the program does not know). */
 static void msg_status(const struct msg_req *q, shmemx_status_t *status)
 {
-    if (status) {
+    if (status && q->kind == MSG_REQ_SEND)
+        *status = (shmemx_status_t){ SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, 0, SHMEMX_MSG_OK };
+    else if (status) {
         status->source = q->st_source;
         status->tag = q->st_tag;
         status->length = q->st_len;

@@ -66,7 +66,9 @@ static void edge_small(int me, int peer)
           st_is(&st, SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, 0, SHMEMX_MSG_OK));
     flag = 0;
     CHECK(shmemx_msg_test(&h[1], &flag, NULL) == 0 && flag == 1);
-    CHECK(shmemx_msg_wait(&h[0], NULL) == 0 && shmemx_msg_wait(&h[0], NULL) == 0);
+    /* a send's status is empty */
+    CHECK(shmemx_msg_wait(&h[0], &st) == 0 && shmemx_msg_wait(&h[0], NULL) == 0);
+    CHECK(st_is(&st, SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, 0, SHMEMX_MSG_OK));
 }
 
 /* One receive buffer and one send buffer reused in a loop, each scribbled over right
