@@ -159,9 +159,12 @@ ofs_status_t msg_init(void)
     msg_g.cma_min = MSG_CMA_MIN;
     /* one copy by CMA ties Open MPI's bandwidth; the staged path's two copies run on two
      * cores at once and beat it while every PE has a CPU, and lose when they must take
-     * turns (docs/performance.md, "Private buffers: staged against CMA") */
-    msg_g.cma_use = ofs_g.params.MSG_CMA == OFS_MSG_CMA_ON ||
-                    (ofs_g.params.MSG_CMA == OFS_MSG_CMA_AUTO && ofs_g.oversubscribed);
+     * turns (docs/performance.md, "Private buffers: staged against CMA"): with a CPU per
+     * PE, stage while the stage has room and send the rest by CMA once the receiver lags
+     * ("rest"; "Staged, then CMA once the stage is full") */
+    msg_g.cma_use = ofs_g.params.MSG_CMA != OFS_MSG_CMA_OFF;
+    msg_g.cma_whole = ofs_g.params.MSG_CMA == OFS_MSG_CMA_ON ||
+                      (ofs_g.params.MSG_CMA == OFS_MSG_CMA_AUTO && ofs_g.oversubscribed);
     if (msg_g.cma_min <= msg_g.eager)
         msg_g.cma_min = msg_g.eager + 1;
     /* before any record of ours: a receiver reads them once it has seen one */

@@ -80,6 +80,7 @@ struct msg_rdv {
     int used;
     int pe;
     uint32_t gen;
+    size_t off;          /* the piece's offset in its message */
     struct msg_req *req; /* a send from a symmetric buffer: it waits for this piece */
     void *stage;         /* a staged piece: its place in the stage region */
 };
@@ -117,6 +118,8 @@ struct msg_state {
     uint8_t *cma_probed;   /* [src] this PE has tried reading src */
     size_t cma_min;        /* private messages from this many bytes go by CMA */
     int cma_use;           /* SHMEM_MSG_CMA resolved: this PE reads and offers CMA */
+    int cma_whole;         /* ... for whole messages; else only for what the stage cannot
+                            * take at once (the rest of a message, docs/messages.md) */
     struct msg_in *resend; /* messages whose CMA read failed, waiting for staged pieces */
 
     /* shmem_finalize (msg_bye): a PE that has reached it sets its bye word and serves
