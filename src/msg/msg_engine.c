@@ -22,6 +22,7 @@
 #include "msg_internal.h"
 
 #include <errno.h>
+#include <time.h>
 #include <unistd.h>
 
 struct msg_state msg_g = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
@@ -577,13 +578,29 @@ static void msg_bye_recv(struct msg_req *r, const char *routine)
                       r->pe, r->tag);
 }
 
-/* Every MSG_BYE_EVERY-th look of a wait that is not done: the PEs this PE still has
- * sends for (queued, or rendezvous pieces not finished), and the source of a receive,
- * that have reached shmem_finalize (docs/messages.md, "Finalize"). */
-static void msg_bye_look(struct msg_req *r, const char *routine)
+/* Is it time to read bye words?  Every MSG_BYE_EVERY-th look, at most every MSG_BYE_NS. */
+static int msg_bye_due(void)
 {
+    struct timespec ts;
+    uint64_t now;
+
     if (++msg_g.polls % MSG_BYE_EVERY)
-        return;
+        return 0;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    if (now < msg_g.bye_next)
+        return 0;
+    msg_g.bye_next = now + MSG_BYE_NS;
+    return 1;
+}
+
+/* When due, in a wait that is not done: the PEs this PE still has sends for (queued, or
+ * rendezvous pieces not finished), and the source of a receive, that have reached
+ * shmem_finalize (docs/messages.md, "Finalize").  1 when it looked. */
+static int msg_bye_look(struct msg_req *r, const char *routine)
+{
+    if (!msg_bye_due())
+        return 0;
     for (int i = 0; i < MSG_RDV_MAX && msg_g.rdv_used; i++) {
         int pe = msg_g.rdv[i].pe;
         if (msg_g.rdv[i].used && pe != msg_g.me && !msg_g.gone[pe] && msg_bye_read(pe))
@@ -594,6 +611,7 @@ static void msg_bye_look(struct msg_req *r, const char *routine)
             msg_drop_dest(pe);
     if (r && r->kind == MSG_REQ_RECV && !r->done)
         msg_bye_recv(r, routine);
+    return 1;
 }
 
 /* One look of a wait: progress (pulling unexpected rendezvous data: we are waiting,
@@ -648,9 +666,7 @@ static int msg_probe_look(int src, int tag, int block, int *src_p, int *tag_p, s
     msg_progress(1);
     m = msg_unx_find(src, tag);
     if (!m && block) {
-        msg_bye_look(NULL, NULL);
-        if (src != MSG_ANY && src != msg_g.me && msg_g.polls % MSG_BYE_EVERY == 0 &&
-            msg_bye_read(src)) {
+        if (msg_bye_look(NULL, NULL) && src != MSG_ANY && src != msg_g.me && msg_bye_read(src)) {
             msg_progress(1);
             if (!(m = msg_unx_find(src, tag)))
                 ofs_bad_input("shmemx_probe",

@@ -31,7 +31,11 @@
 #define MSG_RING_MIN 256
 #define MSG_CLEAN_AHEAD 8192 /* mapped rings: lines the sender zeroes ahead of its records */
 
-#define MSG_BYE_EVERY 64 /* looks of a wait between reads of the bye words it waits on */
+/* a wait reads the bye words it waits on (docs/messages.md, "Finalize") at most every
+ * MSG_BYE_NS, looking at the clock every MSG_BYE_EVERY looks: over the fabric each read
+ * is a get, which must not land in every wait of a ping-pong */
+#define MSG_BYE_EVERY 64
+#define MSG_BYE_NS 1000000ULL
 
 #define MSG_RING_BUDGET (2UL << 20) /* auto sizes: rings of all sources, bytes per PE */
 
@@ -124,9 +128,10 @@ struct msg_state {
 
     /* shmem_finalize (msg_bye): a PE that has reached it sets its bye word and serves
      * no more messages; a PE waiting on it drops what it still had for it */
-    uint64_t *bye;  /* symmetric: 1 once this PE is in shmem_finalize */
-    uint8_t *gone;  /* [pe] its bye word read 1: sends to it are dropped */
-    unsigned polls; /* looks of waits and tests: every MSG_BYE_EVERY-th reads bye words */
+    uint64_t *bye;     /* symmetric: 1 once this PE is in shmem_finalize */
+    uint8_t *gone;     /* [pe] its bye word read 1: sends to it are dropped */
+    unsigned polls;    /* looks of waits and tests (MSG_BYE_EVERY) */
+    uint64_t bye_next; /* CLOCK_MONOTONIC ns from which the bye words may be read again */
 
     char *scratch;
     struct ofs_htab reqs;
