@@ -599,16 +599,32 @@ static int msg_bye_due(void)
  * shmem_finalize (docs/messages.md, "Finalize").  1 when it looked. */
 static int msg_bye_look(struct msg_req *r, const char *routine)
 {
+    int seen[MSG_RDV_MAX], ns = 0, k;
+
     if (!msg_bye_due())
         return 0;
+    /* each PE's word read once (a get over the fabric): the rendezvous ids' PEs... */
     for (int i = 0; i < MSG_RDV_MAX && msg_g.rdv_used; i++) {
         int pe = msg_g.rdv[i].pe;
-        if (msg_g.rdv[i].used && pe != msg_g.me && !msg_g.gone[pe] && msg_bye_read(pe))
+        if (!msg_g.rdv[i].used || pe == msg_g.me || msg_g.gone[pe])
+            continue;
+        for (k = 0; k < ns && seen[k] != pe; k++)
+            ;
+        if (k < ns)
+            continue;
+        seen[ns++] = pe;
+        if (msg_bye_read(pe))
             msg_drop_dest(pe);
     }
-    for (int pe = 0; pe < msg_g.n && msg_g.sq_active; pe++)
-        if (msg_g.sq_head[pe] && pe != msg_g.me && !msg_g.gone[pe] && msg_bye_read(pe))
+    /* ... then those of queued sends not read above */
+    for (int pe = 0; pe < msg_g.n && msg_g.sq_active; pe++) {
+        if (!msg_g.sq_head[pe] || pe == msg_g.me || msg_g.gone[pe])
+            continue;
+        for (k = 0; k < ns && seen[k] != pe; k++)
+            ;
+        if (k == ns && msg_bye_read(pe))
             msg_drop_dest(pe);
+    }
     if (r && r->kind == MSG_REQ_RECV && !r->done)
         msg_bye_recv(r, routine);
     return 1;
