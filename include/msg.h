@@ -46,6 +46,9 @@ struct msg_req {
  * rings must start zeroed) and shut-down. */
 ofs_status_t msg_init(void) OFS_HIDDEN;
 void msg_fini(void) OFS_HIDDEN;
+/* shmem_finalize, after its quiet: this PE serves no more messages; senders still
+ * waiting for it drop what they had for it (their sends complete; docs/messages.md). */
+void msg_bye(void) OFS_HIDDEN;
 /* Nonzero when messages are on (SHMEM_MSG_SLOTS > 0) and initialised. */
 int msg_enabled(void) OFS_HIDDEN;
 
@@ -63,9 +66,11 @@ int msg_req_valid(const void *h) OFS_HIDDEN;
 void msg_send_start(struct msg_req *r, int pe, int tag, const void *buf, size_t len, int zcopy)
     OFS_HIDDEN;
 void msg_recv_start(struct msg_req *r, int src, int tag, void *buf, size_t len) OFS_HIDDEN;
-/* Wait for r (serving this PE's incoming messages meanwhile), or look once: 1 when done. */
-void msg_req_wait(struct msg_req *r) OFS_HIDDEN;
-int msg_req_test(struct msg_req *r) OFS_HIDDEN;
+/* Wait for r (serving this PE's incoming messages meanwhile), or look once: 1 when done.
+ * routine names the caller in the error that ends a receive which can never complete
+ * (its source has reached shmem_finalize without a matching message). */
+void msg_req_wait(struct msg_req *r, const char *routine) OFS_HIDDEN;
+int msg_req_test(struct msg_req *r, const char *routine) OFS_HIDDEN;
 
 /* A message from src with tag (either MSG_ANY) that no receive has taken yet:
  * blocking (block = 1) or one look.  Returns 1 and fills the out-parameters when

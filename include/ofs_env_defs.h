@@ -48,7 +48,7 @@
     W(r, AUTO, "auto")                    \
     W(r, RING, "ring")                    \
     W(r, BRUCK, "bruck") W(r, LINEAR, "linear") W(r, HIER, "hier") W(r, INLINE, "inline")
-#define OFS_WORDS_MSG_CMA(W, r) W(r, AUTO, "auto") W(r, OFF, "0") W(r, ON, "1")
+#define OFS_WORDS_MSG_CMA(W, r) W(r, AUTO, "auto") W(r, OFF, "0") W(r, ON, "1") W(r, REST, "rest")
 #define OFS_WORDS_ALLTOALL_ALGORITHM(W, r) \
     W(r, AUTO, "auto") W(r, PAIRWISE, "pairwise") W(r, LINEAR, "linear")
 
@@ -88,8 +88,9 @@ OFS_ENV(MSG_PIECE_SIZE, CORE, SIZE, "32K", "4K..1G",
 OFS_ENV(MSG_CMA, CORE, ENUM, "auto", OFS_WORDS_MSG_CMA,
         "Long messages from private buffers to PEs of the same node: 1: read by the receiver "
         "straight from the sender's memory (process_vm_readv: one copy) where the kernel "
-        "allows it; 0: through the stage (two copies, pipelined); auto: 1 where the node has "
-        "more PEs than CPUs, else 0")
+        "allows it; 0: through the stage (two copies, pipelined); rest: through the stage while "
+        "it has room, the rest of a message by CMA once it is full (the receiver lags); auto: "
+        "1 where the node has more PEs than CPUs, else rest")
 
 /* shared-memory transport */
 OFS_ENV(SHM_DIR, SHM, STRING, "/dev/shm", "<abspath>",

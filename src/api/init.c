@@ -148,6 +148,7 @@ void ofs_finalize(void)
      * the quiet, which needs its flushes; the fence sends nothing over the fabric. */
     coll_nbc_finalize();
     comm_quiet_all();
+    msg_bye(); /* after the quiet: every record of this PE is in its receiver's ring */
     ofs_g.finalizing = 1;
     rt_barrier_poll(init_fini_poll, &iter);
     comm_wait_end();

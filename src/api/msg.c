@@ -6,36 +6,65 @@
 #include "pshmem.h"
 #include "msg.h"
 
-static void msg_chk_common(const char *r, int tag, const void *buf, size_t len, int any_tag)
+/* The highest user address a 64-bit kernel hands out (x86-64 with 5-level paging:
+ * 2^57; aarch64, ppc64, riscv64: less): no buffer ends beyond it. */
+#define MSG_ADDR_END (UINTPTR_MAX > 0xffffffffu ? (uintptr_t)1 << 57 : UINTPTR_MAX)
+
+/* len (a send's length, a receive's capacity, arg names it) must describe a buffer that
+ * can exist: buf..buf+len inside the address space (SIZE_MAX, SIZE_MAX / 2 or a
+ * negative int converted are lengths of no buffer; the engine would read or promise
+ * that many bytes). */
+static void msg_chk_buf(const char *r, const char *arg, const void *buf, size_t len)
+{
+    uintptr_t b = (uintptr_t)buf;
+
+    if (OFS_UNLIKELY(buf == NULL && len != 0))
+        ofs_bad_input(r, "buf is NULL with %s = %zu bytes", arg, len);
+    if (OFS_UNLIKELY(len > MSG_ADDR_END - b))
+        ofs_bad_input(r,
+                      "%s = %zu is the length of no buffer: buf (%p) + %s runs past the end "
+                      "of the address space",
+                      arg, len, buf, arg);
+}
+
+static void msg_chk_common(const char *r, int tag, int any_tag)
 {
     ofs_check_init(r);
     if (OFS_UNLIKELY(!msg_enabled()))
         ofs_bad_input(r, "messages are turned off (SHMEM_MSG_RING_SIZE=0)");
     if (OFS_UNLIKELY(tag < 0 && !(any_tag && tag == SHMEMX_ANY_TAG)))
         ofs_bad_input(r, "tag = %d is negative%s", tag,
-                      any_tag ? " and not SHMEMX_ANY_TAG" : " (tags are >= 0)");
-    if (OFS_UNLIKELY(buf == NULL && len != 0))
-        ofs_bad_input(r, "buf is NULL with a length of %zu bytes", len);
+                      any_tag                 ? " and not SHMEMX_ANY_TAG"
+                      : tag == SHMEMX_ANY_TAG ? " (SHMEMX_ANY_TAG is for receives: a message "
+                                                "carries a tag >= 0)"
+                                              : " (tags are >= 0)");
 }
 
 static void msg_chk_send(const char *r, int pe, int tag, const void *buf, size_t len)
 {
-    msg_chk_common(r, tag, buf, len, 0);
+    msg_chk_common(r, tag, 0);
+    msg_chk_buf(r, "len", buf, len);
     if (OFS_UNLIKELY(pe < 0 || pe >= ofs_g.n_pes))
-        ofs_bad_input(r, "pe = %d is out of range [0, %d)", pe, ofs_g.n_pes);
+        ofs_bad_input(r, "pe = %d is out of range [0, %d)%s", pe, ofs_g.n_pes,
+                      pe == SHMEMX_ANY_SOURCE ? " (SHMEMX_ANY_SOURCE is for receives)" : "");
 }
 
 static void msg_chk_recv(const char *r, int src, int tag, const void *buf, size_t len)
 {
-    msg_chk_common(r, tag, buf, len, 1);
+    msg_chk_common(r, tag, 1);
+    msg_chk_buf(r, "maxlen", buf, len);
     if (OFS_UNLIKELY((src < 0 && src != SHMEMX_ANY_SOURCE) || src >= ofs_g.n_pes))
         ofs_bad_input(r, "src = %d is neither a PE in [0, %d) nor SHMEMX_ANY_SOURCE", src,
                       ofs_g.n_pes);
 }
 
+/* A receive's status; a send's is empty, as the null handle's (its fields would name
+ * nothing that the program does not know). */
 static void msg_status(const struct msg_req *q, shmemx_status_t *status)
 {
-    if (status) {
+    if (status && q->kind == MSG_REQ_SEND)
+        *status = (shmemx_status_t){ SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, 0, SHMEMX_MSG_OK };
+    else if (status) {
         status->source = q->st_source;
         status->tag = q->st_tag;
         status->length = q->st_len;
@@ -85,7 +114,7 @@ OFS_API int pshmemx_send(int pe, int tag, const void *buf, size_t len)
     /* staged, not pulled from a symmetric buf: the send returns without waiting for the
      * receiver (a wait past the spin costs a time slice on a loaded node) */
     msg_send_start(&q, pe, tag, buf, len, 0);
-    msg_req_wait(&q);
+    msg_req_wait(&q, "shmemx_send");
     return SHMEMX_MSG_OK;
 }
 OFS_WEAK_ALIAS(shmemx_send)
@@ -96,7 +125,7 @@ OFS_API int pshmemx_recv(int src, int tag, void *buf, size_t maxlen, shmemx_stat
 
     msg_chk_recv("shmemx_recv", src, tag, buf, maxlen);
     msg_recv_start(&q, src, tag, buf, maxlen);
-    msg_req_wait(&q);
+    msg_req_wait(&q, "shmemx_recv");
     msg_status(&q, status);
     return q.err;
 }
@@ -145,7 +174,7 @@ OFS_API int pshmemx_msg_wait(shmemx_msg_h *req, shmemx_status_t *status)
             *status = (shmemx_status_t){ SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, 0, SHMEMX_MSG_OK };
         return SHMEMX_MSG_OK;
     }
-    msg_req_wait(q);
+    msg_req_wait(q, "shmemx_msg_wait");
     msg_status(q, status);
     err = q->err;
     msg_req_free(q);
@@ -170,7 +199,7 @@ OFS_API int pshmemx_msg_test(shmemx_msg_h *req, int *flag, shmemx_status_t *stat
             *status = (shmemx_status_t){ SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, 0, SHMEMX_MSG_OK };
         return SHMEMX_MSG_OK;
     }
-    *flag = msg_req_test(q);
+    *flag = msg_req_test(q, "shmemx_msg_test");
     if (!*flag)
         return SHMEMX_MSG_OK;
     msg_status(q, status);

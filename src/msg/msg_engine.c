@@ -22,6 +22,7 @@
 #include "msg_internal.h"
 
 #include <errno.h>
+#include <time.h>
 #include <unistd.h>
 
 struct msg_state msg_g = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
@@ -124,7 +125,9 @@ ofs_status_t msg_init(void)
     msg_g.stage = heap_alloc(msg_g.stage_len, 64);
     /* allocated whatever SHMEM_MSG_CMA says: the order of blocks is the same everywhere */
     msg_g.cma_word = heap_alloc((2 + n) * sizeof(uint64_t), 64);
-    if (!msg_g.ring || !msg_g.credit || !msg_g.fin || !msg_g.stage || !msg_g.cma_word) {
+    msg_g.bye = heap_alloc(sizeof(uint64_t), 64);
+    if (!msg_g.ring || !msg_g.credit || !msg_g.fin || !msg_g.stage || !msg_g.cma_word ||
+        !msg_g.bye) {
         ofs_log_error("messages: %zu bytes of symmetric memory for %d PEs x "
                       "SHMEM_MSG_RING_SIZE=%zu and SHMEM_MSG_STAGE_SIZE=%zu do not fit in the "
                       "heap: lower them (SHMEM_MSG_RING_SIZE=0 turns messages off)",
@@ -138,7 +141,7 @@ ofs_status_t msg_init(void)
     msg_g.pring = calloc(n, sizeof(*msg_g.pring));
     msg_g.sq_head = calloc(n * 2, sizeof(*msg_g.sq_head));
     msg_g.scratch = malloc(msg_g.rec_max);
-    msg_g.cma_to = calloc(n * 2, 1);
+    msg_g.cma_to = calloc(n * 3, 1);
     if (!msg_g.head || !msg_g.cur || !msg_g.pring || !msg_g.sq_head || !msg_g.scratch ||
         !msg_g.cma_to || !msg_g.stage_a ||
         ofs_htab_init(&msg_g.reqs, MSG_REQ_SLOT, MSG_REQ_MAX) != OFS_OK) {
@@ -153,12 +156,16 @@ ofs_status_t msg_init(void)
     msg_g.clean = msg_g.head + 6 * n;
     msg_g.sq_tail = msg_g.sq_head + n;
     msg_g.cma_probed = (uint8_t *)msg_g.cma_to + n;
+    msg_g.gone = (uint8_t *)msg_g.cma_to + 2 * n;
     msg_g.cma_min = MSG_CMA_MIN;
     /* one copy by CMA ties Open MPI's bandwidth; the staged path's two copies run on two
      * cores at once and beat it while every PE has a CPU, and lose when they must take
-     * turns (docs/performance.md, "Private buffers: staged against CMA") */
-    msg_g.cma_use = ofs_g.params.MSG_CMA == OFS_MSG_CMA_ON ||
-                    (ofs_g.params.MSG_CMA == OFS_MSG_CMA_AUTO && ofs_g.oversubscribed);
+     * turns (docs/performance.md, "Private buffers: staged against CMA"): with a CPU per
+     * PE, stage while the stage has room and send the rest by CMA once the receiver lags
+     * ("rest"; "Staged, then CMA once the stage is full") */
+    msg_g.cma_use = ofs_g.params.MSG_CMA != OFS_MSG_CMA_OFF;
+    msg_g.cma_whole = ofs_g.params.MSG_CMA == OFS_MSG_CMA_ON ||
+                      (ofs_g.params.MSG_CMA == OFS_MSG_CMA_AUTO && ofs_g.oversubscribed);
     if (msg_g.cma_min <= msg_g.eager)
         msg_g.cma_min = msg_g.eager + 1;
     /* before any record of ours: a receiver reads them once it has seen one */
@@ -172,6 +179,12 @@ ofs_status_t msg_init(void)
     msg_prefault();
     msg_g.on = 1;
     return OFS_OK;
+}
+
+void msg_bye(void)
+{
+    if (msg_g.on)
+        __atomic_store_n(msg_g.bye, 1, __ATOMIC_RELEASE);
 }
 
 void msg_fini(void)
@@ -532,48 +545,157 @@ void msg_recv_start(struct msg_req *r, int src, int tag, void *buf, size_t len)
     pthread_mutex_unlock(&msg_g.lock);
 }
 
+/* ---- peers in shmem_finalize ---- */
+
+/* Has pe reached shmem_finalize (msg_bye)?  Read by the PE that waits, never written
+ * to pe: pe cannot leave finalize's fence before this PE arrives there. */
+static int msg_bye_read(int pe)
+{
+    const uint64_t *p = comm_ptr(msg_g.bye, pe);
+    uint64_t v = 0;
+
+    if (p)
+        v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    else
+        comm_get(COMM_CTX_DEFAULT, &v, msg_g.bye, sizeof(v), pe);
+    return v != 0;
+}
+
+/* A receive from src can never complete once src is in shmem_finalize (its bye word
+ * is set after its quiet: every record of src is in this PE's ring by then) and no
+ * record of it matches after one more drain. */
+static void msg_bye_recv(struct msg_req *r, const char *routine)
+{
+    if (r->pe == MSG_ANY || r->pe == msg_g.me || !msg_bye_read(r->pe))
+        return;
+    msg_g.gone[r->pe] = 1;
+    msg_progress(1);
+    if (!r->done)
+        ofs_bad_input(routine,
+                      "a receive from PE %d (tag %d) can never complete: that PE has called "
+                      "shmem_finalize and sent no matching message (or did not complete it: a "
+                      "shmemx_isend not waited for)",
+                      r->pe, r->tag);
+}
+
+/* Is it time to read bye words?  Every MSG_BYE_EVERY-th look, at most every MSG_BYE_NS. */
+static int msg_bye_due(void)
+{
+    struct timespec ts;
+    uint64_t now;
+
+    if (++msg_g.polls % MSG_BYE_EVERY)
+        return 0;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    if (now < msg_g.bye_next)
+        return 0;
+    msg_g.bye_next = now + MSG_BYE_NS;
+    return 1;
+}
+
+/* When due, in a wait that is not done: the PEs this PE still has sends for (queued, or
+ * rendezvous pieces not finished), and the source of a receive, that have reached
+ * shmem_finalize (docs/messages.md, "Finalize").  1 when it looked. */
+static int msg_bye_look(struct msg_req *r, const char *routine)
+{
+    int seen[MSG_RDV_MAX], ns = 0, k;
+
+    if (!msg_bye_due())
+        return 0;
+    /* each PE's word read once (a get over the fabric): the rendezvous ids' PEs... */
+    for (int i = 0; i < MSG_RDV_MAX && msg_g.rdv_used; i++) {
+        int pe = msg_g.rdv[i].pe;
+        if (!msg_g.rdv[i].used || pe == msg_g.me || msg_g.gone[pe])
+            continue;
+        for (k = 0; k < ns && seen[k] != pe; k++)
+            ;
+        if (k < ns)
+            continue;
+        seen[ns++] = pe;
+        if (msg_bye_read(pe))
+            msg_drop_dest(pe);
+    }
+    /* ... then those of queued sends not read above */
+    for (int pe = 0; pe < msg_g.n && msg_g.sq_active; pe++) {
+        if (!msg_g.sq_head[pe] || pe == msg_g.me || msg_g.gone[pe])
+            continue;
+        for (k = 0; k < ns && seen[k] != pe; k++)
+            ;
+        if (k == ns && msg_bye_read(pe))
+            msg_drop_dest(pe);
+    }
+    if (r && r->kind == MSG_REQ_RECV && !r->done)
+        msg_bye_recv(r, routine);
+    return 1;
+}
+
 /* One look of a wait: progress (pulling unexpected rendezvous data: we are waiting,
  * and a sender may be waiting for us), then is r done? */
-static int msg_poll(struct msg_req *r)
+static int msg_poll(struct msg_req *r, const char *routine)
 {
     int d;
 
     pthread_mutex_lock(&msg_g.lock);
-    if (!r->done)
+    if (!r->done) {
         msg_progress(1);
+        if (!r->done)
+            msg_bye_look(r, routine);
+    }
     d = r->done;
     pthread_mutex_unlock(&msg_g.lock);
     return d;
 }
 
-void msg_req_wait(struct msg_req *r)
+void msg_req_wait(struct msg_req *r, const char *routine)
 {
     if (__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
         return;
-    COMM_WAIT_UNTIL(msg_poll(r));
+    COMM_WAIT_UNTIL(msg_poll(r, routine));
 }
 
-int msg_req_test(struct msg_req *r)
+int msg_req_test(struct msg_req *r, const char *routine)
 {
-    if (msg_poll(r))
+    if (msg_poll(r, routine))
         return 1;
     comm_test_poll();
     return 0;
 }
 
-static int msg_probe_look(int src, int tag, int *src_p, int *tag_p, size_t *len_p)
+static struct msg_in *msg_unx_find(int src, int tag)
+{
+    struct msg_in *m;
+
+    for (m = msg_g.unx_head; m; m = m->next)
+        if (msg_match(src, tag, m->src, m->tag))
+            break;
+    return m;
+}
+
+/* block: a look of shmemx_probe's wait, which ends the job when src has reached
+ * shmem_finalize with no matching message left (as a receive's wait does). */
+static int msg_probe_look(int src, int tag, int block, int *src_p, int *tag_p, size_t *len_p)
 {
     struct msg_in *m;
 
     pthread_mutex_lock(&msg_g.lock);
     msg_progress(1);
-    for (m = msg_g.unx_head; m; m = m->next)
-        if (msg_match(src, tag, m->src, m->tag)) {
-            *src_p = m->src;
-            *tag_p = m->tag;
-            *len_p = m->len;
-            break;
+    m = msg_unx_find(src, tag);
+    if (!m && block) {
+        if (msg_bye_look(NULL, NULL) && src != MSG_ANY && src != msg_g.me && msg_bye_read(src)) {
+            msg_progress(1);
+            if (!(m = msg_unx_find(src, tag)))
+                ofs_bad_input("shmemx_probe",
+                              "no message from PE %d (tag %d) can come: that PE has called "
+                              "shmem_finalize and sent no matching message",
+                              src, tag);
         }
+    }
+    if (m) {
+        *src_p = m->src;
+        *tag_p = m->tag;
+        *len_p = m->len;
+    }
     pthread_mutex_unlock(&msg_g.lock);
     return m != NULL;
 }
@@ -581,11 +703,11 @@ static int msg_probe_look(int src, int tag, int *src_p, int *tag_p, size_t *len_
 int msg_probe(int src, int tag, int block, int *src_p, int *tag_p, size_t *len_p)
 {
     if (!block) {
-        if (msg_probe_look(src, tag, src_p, tag_p, len_p))
+        if (msg_probe_look(src, tag, 0, src_p, tag_p, len_p))
             return 1;
         comm_test_poll();
         return 0;
     }
-    COMM_WAIT_UNTIL(msg_probe_look(src, tag, src_p, tag_p, len_p));
+    COMM_WAIT_UNTIL(msg_probe_look(src, tag, 1, src_p, tag_p, len_p));
     return 1;
 }

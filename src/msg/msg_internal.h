@@ -31,6 +31,12 @@
 #define MSG_RING_MIN 256
 #define MSG_CLEAN_AHEAD 8192 /* mapped rings: lines the sender zeroes ahead of its records */
 
+/* a wait reads the bye words it waits on (docs/messages.md, "Finalize") at most every
+ * MSG_BYE_NS, looking at the clock every MSG_BYE_EVERY looks: over the fabric each read
+ * is a get, which must not land in every wait of a ping-pong */
+#define MSG_BYE_EVERY 64
+#define MSG_BYE_NS 1000000ULL
+
 #define MSG_RING_BUDGET (2UL << 20) /* auto sizes: rings of all sources, bytes per PE */
 
 /* MSG_FRAG_CMA: a rendezvous of a private buffer that the receiver reads from the
@@ -76,7 +82,9 @@ struct msg_in {
 
 struct msg_rdv {
     int used;
+    int pe;
     uint32_t gen;
+    size_t off;          /* the piece's offset in its message */
     struct msg_req *req; /* a send from a symmetric buffer: it waits for this piece */
     void *stage;         /* a staged piece: its place in the stage region */
 };
@@ -114,7 +122,16 @@ struct msg_state {
     uint8_t *cma_probed;   /* [src] this PE has tried reading src */
     size_t cma_min;        /* private messages from this many bytes go by CMA */
     int cma_use;           /* SHMEM_MSG_CMA resolved: this PE reads and offers CMA */
+    int cma_whole;         /* ... for whole messages; else only for what the stage cannot
+                            * take at once (the rest of a message, docs/messages.md) */
     struct msg_in *resend; /* messages whose CMA read failed, waiting for staged pieces */
+
+    /* shmem_finalize (msg_bye): a PE that has reached it sets its bye word and serves
+     * no more messages; a PE waiting on it drops what it still had for it */
+    uint64_t *bye;     /* symmetric: 1 once this PE is in shmem_finalize */
+    uint8_t *gone;     /* [pe] its bye word read 1: sends to it are dropped */
+    unsigned polls;    /* looks of waits and tests (MSG_BYE_EVERY) */
+    uint64_t bye_next; /* CLOCK_MONOTONIC ns from which the bye words may be read again */
 
     char *scratch;
     struct ofs_htab reqs;
@@ -160,6 +177,8 @@ static inline void *msg_alloc(size_t n)
  * pieces their receivers have finished with. */
 void msg_sends_advance(void) OFS_HIDDEN;
 void msg_fin_poll(void) OFS_HIDDEN;
+/* msg_send.c: pe has reached shmem_finalize: drop what this PE still had to send it. */
+void msg_drop_dest(int pe) OFS_HIDDEN;
 /* msg_send.c: try reading src's memory by CMA once, publish the verdict for src; read n
  * bytes at addr in process pid into dst (0, or -1 with errno when the kernel refuses:
  * the receiver then asks the sender to stage the message, MSG_FIN_NACK). */

@@ -93,6 +93,8 @@ static int msg_rdv_alloc(struct msg_req *r, void *stage)
     for (int i = 0; i < MSG_RDV_MAX; i++)
         if (!msg_g.rdv[i].used) {
             msg_g.rdv[i].used = 1;
+            msg_g.rdv[i].pe = r->pe;
+            msg_g.rdv[i].off = r->posted;
             msg_g.rdv[i].gen = ++msg_g.rdv_gen ? msg_g.rdv_gen : ++msg_g.rdv_gen;
             msg_g.rdv[i].req = stage ? NULL : r;
             msg_g.rdv[i].stage = stage;
@@ -165,6 +167,10 @@ static int msg_send_advance(struct msg_req *r)
 {
     int pe = r->pe;
 
+    if (OFS_UNLIKELY(msg_g.gone[pe])) { /* in shmem_finalize: dropped (msg_drop_dest) */
+        r->posted = r->len;
+        r->all_posted = 1;
+    }
     while (!r->all_posted) {
         struct msg_hdr h = { .tag = r->tag, .len = r->len, .frag_off = r->posted };
         void *st = NULL;
@@ -185,20 +191,23 @@ static int msg_send_advance(struct msg_req *r)
         h.kind = MSG_FRAG_RDV;
         if (msg_g.rdv_used == MSG_RDV_MAX)
             return 0;
-        if (r->cma && r->posted == 0 && r->len >= msg_g.cma_min && msg_cma_to(pe)) {
+        /* CMA: the whole message (cma_whole), or the rest of it once the stage is full
+         * (the receiver lags: one copy that needs only the receiver scheduled) */
+        if (r->cma && (msg_g.cma_whole ? r->posted == 0 : r->posted < r->len) && msg_cma_to(pe) &&
+            (msg_g.cma_whole || !(st = heap_allocator_alloc(msg_g.stage_a, n, 64)))) {
             id = msg_rdv_alloc(r, NULL);
             h.kind = MSG_FRAG_CMA;
             h.rdv_id = (uint32_t)id;
             h.rdv_gen = msg_g.rdv[id].gen;
-            h.frag_len = r->len;
-            h.rseg_off = (uint64_t)(uintptr_t)r->buf;
+            h.frag_len = r->len - r->posted;
+            h.rseg_off = (uint64_t)(uintptr_t)r->buf; /* the receiver adds frag_off */
             h.pid = msg_g.cma_word[0];
             (void)msg_post(pe, &h, NULL, 0);
             r->posted = r->len;
             r->all_posted = 1;
             break;
         }
-        if (r->seg < 0 && !(st = heap_allocator_alloc(msg_g.stage_a, n, 64)))
+        if (r->seg < 0 && !st && !(st = heap_allocator_alloc(msg_g.stage_a, n, 64)))
             return 0;
         id = msg_rdv_alloc(r, st);
         if (OFS_UNLIKELY(id < 0))
@@ -258,13 +267,14 @@ static void msg_sq_append(struct msg_req *r)
     msg_g.sq_tail[pe] = r;
 }
 
-/* The receiver could not read r's buffer by CMA (id, gen): send it again, staged, as
- * pieces that name the failed record (MSG_F_RESEND), and no more CMA to that PE. */
-static void msg_cma_nack(struct msg_req *r, int id, uint32_t gen)
+/* The receiver could not read r's buffer from off on by CMA (id, gen): send that again,
+ * staged, as pieces that name the failed record (MSG_F_RESEND), and no more CMA to that
+ * PE. */
+static void msg_cma_nack(struct msg_req *r, int id, uint32_t gen, size_t off)
 {
     msg_g.cma_to[r->pe] = -1;
     r->cma = 0;
-    r->posted = 0;
+    r->posted = off;
     r->all_posted = 0;
     r->resend = ((uint64_t)id << 32) | gen;
     msg_sq_append(r);
@@ -285,10 +295,41 @@ void msg_fin_poll(void)
             if (r)
                 r->fins--;
             if (f != d->gen && r)
-                msg_cma_nack(r, i, d->gen);
+                msg_cma_nack(r, i, d->gen, d->off);
             else if (r && r->fins == 0 && r->all_posted)
                 r->done = 1;
         }
+    }
+}
+
+void msg_drop_dest(int pe)
+{
+    struct msg_req *r, *nx;
+
+    ofs_log_debug("messages: PE %d is in shmem_finalize: what is left for it is dropped", pe);
+    msg_g.gone[pe] = 1;
+    for (int i = 0; i < MSG_RDV_MAX && msg_g.rdv_used; i++) {
+        struct msg_rdv *d = &msg_g.rdv[i];
+        if (!d->used || d->pe != pe)
+            continue;
+        if (d->stage)
+            heap_allocator_free(msg_g.stage_a, d->stage);
+        d->used = 0;
+        msg_g.rdv_used--;
+        if ((r = d->req) && --r->fins == 0 && r->all_posted)
+            r->done = 1;
+    }
+    for (r = msg_g.sq_head[pe]; r; r = nx) {
+        nx = r->next;
+        r->next = NULL;
+        r->posted = r->len;
+        r->all_posted = 1;
+        if (r->fins == 0)
+            r->done = 1;
+    }
+    if (msg_g.sq_head[pe]) {
+        msg_g.sq_head[pe] = msg_g.sq_tail[pe] = NULL;
+        msg_g.sq_active--;
     }
 }
 

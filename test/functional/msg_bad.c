@@ -1,6 +1,7 @@
 /*
  * Bad input to the message routines: each mode must end the job with one line naming
  * the routine (test/abi/check_bad_input.sh checks it).  usage: msg_bad MODE
+ * (finrecv and finprobe at 2 PEs, the others at 1)
  */
 #include <shmemx.h>
 #include <stdint.h>
@@ -41,6 +42,33 @@ int main(int argc, char **argv)
         shmemx_msg_test(&copy, &flag, &st);
     } else if (!strcmp(m, "nullreq")) {
         shmemx_msg_wait(NULL, &st);
+    } else if (!strcmp(m, "lenmax")) { /* a length of no buffer: SIZE_MAX, SIZE_MAX/2 */
+        shmemx_send(shmem_my_pe(), 1, buf, SIZE_MAX);
+    } else if (!strcmp(m, "lenhalf")) {
+        shmemx_isend(shmem_my_pe(), 1, buf, SIZE_MAX / 2, &h);
+    } else if (!strcmp(m, "maxlen")) {
+        shmemx_irecv(shmem_my_pe(), 1, buf, (size_t)-1 - 63, &h);
+    } else if (!strcmp(m, "anytag")) { /* the receive wildcards on the sending side */
+        shmemx_send(shmem_my_pe(), SHMEMX_ANY_TAG, buf, 8);
+    } else if (!strcmp(m, "anysrc")) {
+        shmemx_isend(SHMEMX_ANY_SOURCE, 1, buf, 8, &h);
+    } else if (!strcmp(m, "nullflag")) {
+        shmemx_isend(shmem_my_pe(), 1, buf, 8, &h);
+        shmemx_msg_test(&h, NULL, &st);
+    } else if (!strcmp(m, "finrecv") || !strcmp(m, "finprobe")) {
+        /* PE 1 sends one message and goes to shmem_finalize: PE 0 receives it, then
+         * waits for one that can never come (a named error, not a hang) */
+        if (shmem_my_pe() == 1)
+            shmemx_send(0, 5, buf, 8);
+        if (shmem_my_pe() == 0) {
+            shmemx_recv(1, 5, buf, 8, &st);
+            if (!strcmp(m, "finrecv"))
+                shmemx_recv(1, 5, buf, 8, &st);
+            else
+                shmemx_probe(1, SHMEMX_ANY_TAG, &st);
+        }
+        shmem_finalize();
+        return 0; /* PE 1 */
     } else {
         fprintf(stderr, "msg_bad: unknown mode %s\n", m);
         return 2;

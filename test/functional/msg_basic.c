@@ -9,8 +9,9 @@
  *             unless SHMEM_MSG_CMA=0, else staged; pairs me^1, then me+n/2 at 4+ PEs):
  *             unexpected ones pulled while waiting,
  *             order with a wildcard tag, any source, truncation of a posted receive
- *   cmafail   (SHMEM_MSG_CMA=1, pairs on one node) each PE of a pair sends a long
- *             isend from memory it has made unreadable (PROT_NONE), so that the peer's
+ *   cmafail   (SHMEM_MSG_CMA=1, or auto with a 64K stage: pairs on one node) each PE of a
+ *             pair sends a long isend from memory it has made partly unreadable
+ *             (PROT_NONE from 128 KiB on), so that the peer's
  *             process_vm_readv fails after the probe passed; the message must come
  *             staged (the sender's copy faults, the handler makes the memory readable
  *             again, during the wait): unexpected and truncated one way, posted the other
@@ -27,43 +28,7 @@
 #include <unistd.h>
 
 #include "tests.h"
-
-static size_t eager = 32768, stage = 1 << 20; /* the defaults at 2-8 PEs */
-
-static size_t env_size(const char *name, size_t dflt)
-{
-    const char *v = getenv(name);
-    char *end;
-    size_t n;
-
-    if (!v || !*v)
-        return dflt;
-    n = strtoull(v, &end, 10);
-    if (*end == 'K' || *end == 'k')
-        n <<= 10;
-    else if (*end == 'M' || *end == 'm')
-        n <<= 20;
-    return n;
-}
-
-static unsigned char pat(int src, int tag, size_t i)
-{
-    return (unsigned char)(src * 31 + tag * 7 + i * 13 + (i >> 8));
-}
-
-static void fill(unsigned char *b, size_t n, int src, int tag)
-{
-    for (size_t i = 0; i < n; i++)
-        b[i] = pat(src, tag, i);
-}
-
-static int good(const unsigned char *b, size_t n, int src, int tag)
-{
-    for (size_t i = 0; i < n; i++)
-        if (b[i] != pat(src, tag, i))
-            return 0;
-    return 1;
-}
+#include "msg_test.h"
 
 static void mode_basic(void)
 {
@@ -333,7 +298,10 @@ static void mode_cmafail(void)
     sa.sa_sigaction = on_segv;
     sa.sa_flags = SA_SIGINFO;
     sigaction(SIGSEGV, &sa, NULL);
-    prot_lo = (char *)a;
+    /* only the part from 128 KiB on: a read of the whole message fails there (CMA=1), and
+     * so does the CMA read of its rest once a small stage is full (auto: SHMEM_MSG_STAGE_SIZE
+     * of 64K, the first pieces staged) */
+    prot_lo = (char *)a + (128 << 10);
     prot_hi = (char *)a + maplen;
     if (peer < shmem_n_pes()) {
         /* two exchanges: each PE has seen a record of the other's and published its CMA
@@ -348,7 +316,7 @@ static void mode_cmafail(void)
                 if (dir == 1)
                     shmemx_recv(peer, 22, NULL, 0, NULL); /* the receive is posted */
                 faults = faults_in_wait = 0;
-                mprotect(a, maplen, PROT_NONE);
+                mprotect(prot_lo, (size_t)(prot_hi - prot_lo), PROT_NONE);
                 shmemx_isend(peer, 21, a, len, &h);
                 in_wait = 1;
                 if (dir == 1) { /* pieces of another message around the ones sent again */
