@@ -194,6 +194,20 @@ void msg_fini(void)
     if (!msg_g.on)
         return;
     msg_g.on = 0;
+    /* a message still arriving in pieces: freed here if bound to a receive and not on
+     * the resend list, else by the loops below (the unexpected list's frees it: before) */
+    for (int s = 0; s < msg_g.n; s++) {
+        struct msg_in *c = msg_g.cur[s];
+
+        msg_g.cur[s] = NULL;
+        for (m = msg_g.resend; c && m; m = m->rnext)
+            if (m == c)
+                c = NULL;
+        if (c && c->req) {
+            free(c->pend);
+            free(c);
+        }
+    }
     /* what nobody received is dropped (the symmetric blocks go with the heap); a
      * message waiting to be sent again is on the unexpected list unless a receive took
      * it (first: the unexpected ones are freed below) */
@@ -212,11 +226,6 @@ void msg_fini(void)
         free(m->pend);
         free(m);
     }
-    for (int s = 0; s < msg_g.n; s++)
-        if (msg_g.cur[s] && msg_g.cur[s]->req) {
-            free(msg_g.cur[s]->pend);
-            free(msg_g.cur[s]);
-        }
     ofs_htab_fini(&msg_g.reqs);
     heap_allocator_destroy(msg_g.stage_a);
     msg_g.stage_a = NULL;
