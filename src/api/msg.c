@@ -5,6 +5,7 @@
 #include "shmemx.h"
 #include "pshmem.h"
 #include "msg.h"
+#include "heap.h"
 
 /* The highest user address a 64-bit kernel hands out (x86-64 with 5-level paging:
  * 2^57; aarch64, ppc64, riscv64: less): no buffer ends beyond it. */
@@ -40,10 +41,29 @@ static void msg_chk_common(const char *r, int tag, int any_tag)
                                               : " (tags are >= 0)");
 }
 
+/* A send buffer that starts in symmetric memory lies inside its segment (a block of
+ * the symmetric heap, or the data segment): one that runs past the segment's end is no
+ * object of the program (the engine would take it for private memory and read past
+ * the end).  Two compares per segment. */
+static void msg_chk_span(const char *r, const void *buf, size_t len)
+{
+    size_t off;
+    int s;
+
+    if (len == 0 || (s = heap_seg_of(buf, 1, &off)) < 0 || heap_seg_of(buf, len, &off) >= 0)
+        return;
+    ofs_bad_input(r,
+                  "buf (%p) + len = %zu runs %zu bytes past the end of the symmetric memory "
+                  "it starts in (%s): a symmetric send buffer must lie inside it",
+                  buf, len, len - (heap_g.seg[s].len - off),
+                  s == HEAP_SEG_DATA ? "the data segment" : "the symmetric heap");
+}
+
 static void msg_chk_send(const char *r, int pe, int tag, const void *buf, size_t len)
 {
     msg_chk_common(r, tag, 0);
     msg_chk_buf(r, "len", buf, len);
+    msg_chk_span(r, buf, len);
     if (OFS_UNLIKELY(pe < 0 || pe >= ofs_g.n_pes))
         ofs_bad_input(r, "pe = %d is out of range [0, %d)%s", pe, ofs_g.n_pes,
                       pe == SHMEMX_ANY_SOURCE ? " (SHMEMX_ANY_SOURCE is for receives)" : "");

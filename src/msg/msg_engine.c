@@ -570,21 +570,56 @@ static int msg_bye_read(int pe)
     return v != 0;
 }
 
-/* A receive from src can never complete once src is in shmem_finalize (its bye word
- * is set after its quiet: every record of src is in this PE's ring by then) and no
- * record of it matches after one more drain. */
+/* Can no message from src (a PE or MSG_ANY) come any more?  A PE can send nothing more
+ * once it is in shmem_finalize (its bye word is set after its quiet: every record of it
+ * is in this PE's ring by then); MSG_ANY: every other PE is, and this PE cannot send
+ * to itself either (no send of its own to itself queued or in flight, no other thread
+ * that may call shmemx_send).  The PEs read gone are dropped as destinations.  The
+ * caller drains once more and looks for a match. */
+static int msg_bye_src(int src)
+{
+    if (src != MSG_ANY) {
+        if (src == msg_g.me || !msg_bye_read(src))
+            return 0;
+        msg_drop_dest(src);
+        return 1;
+    }
+    if (ofs_g.thread_level == MSG_THREAD_MULTIPLE || msg_g.sq_head[msg_g.me])
+        return 0;
+    for (int i = 0; i < MSG_RDV_MAX && msg_g.rdv_used; i++)
+        if (msg_g.rdv[i].used && msg_g.rdv[i].pe == msg_g.me)
+            return 0;
+    /* in PE order from the first not read gone: usually one read that says no */
+    for (int pe = 0; pe < msg_g.n; pe++) {
+        if (pe == msg_g.me || msg_g.gone[pe])
+            continue;
+        if (!msg_bye_read(pe))
+            return 0;
+        msg_drop_dest(pe);
+    }
+    return 1;
+}
+
+/* A receive whose every possible source can send no more (msg_bye_src) and that no
+ * record matches after one more drain can never complete. */
 static void msg_bye_recv(struct msg_req *r, const char *routine)
 {
-    if (r->pe == MSG_ANY || r->pe == msg_g.me || !msg_bye_read(r->pe))
+    if (!msg_bye_src(r->pe))
         return;
-    msg_g.gone[r->pe] = 1;
     msg_progress(1);
-    if (!r->done)
+    if (r->done)
+        return;
+    if (r->pe == MSG_ANY)
         ofs_bad_input(routine,
-                      "a receive from PE %d (tag %d) can never complete: that PE has called "
-                      "shmem_finalize and sent no matching message (or did not complete it: a "
-                      "shmemx_isend not waited for)",
-                      r->pe, r->tag);
+                      "a receive from SHMEMX_ANY_SOURCE (tag %d%s) can never complete: every "
+                      "other PE has called shmem_finalize and no matching message is left (or "
+                      "its sender did not complete it: a shmemx_isend not waited for)",
+                      r->tag, r->tag == MSG_ANY ? ", SHMEMX_ANY_TAG" : "");
+    ofs_bad_input(routine,
+                  "a receive from PE %d (tag %d) can never complete: that PE has called "
+                  "shmem_finalize and sent no matching message (or did not complete it: a "
+                  "shmemx_isend not waited for)",
+                  r->pe, r->tag);
 }
 
 /* Is it time to read bye words?  Every MSG_BYE_EVERY-th look, at most every MSG_BYE_NS. */
@@ -691,9 +726,14 @@ static int msg_probe_look(int src, int tag, int block, int *src_p, int *tag_p, s
     msg_progress(1);
     m = msg_unx_find(src, tag);
     if (!m && block) {
-        if (msg_bye_look(NULL, NULL) && src != MSG_ANY && src != msg_g.me && msg_bye_read(src)) {
+        if (msg_bye_look(NULL, NULL) && msg_bye_src(src)) {
             msg_progress(1);
-            if (!(m = msg_unx_find(src, tag)))
+            if (!(m = msg_unx_find(src, tag)) && src == MSG_ANY)
+                ofs_bad_input("shmemx_probe",
+                              "no message from SHMEMX_ANY_SOURCE (tag %d%s) can come: every "
+                              "other PE has called shmem_finalize and sent no matching message",
+                              tag, tag == MSG_ANY ? ", SHMEMX_ANY_TAG" : "");
+            if (!m)
                 ofs_bad_input("shmemx_probe",
                               "no message from PE %d (tag %d) can come: that PE has called "
                               "shmem_finalize and sent no matching message",

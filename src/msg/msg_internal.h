@@ -37,6 +37,10 @@
 #define MSG_BYE_EVERY 64
 #define MSG_BYE_NS 1000000ULL
 
+/* SHMEM_THREAD_MULTIPLE (shmem.h belongs to the api layer): another thread of this PE
+ * may still send to it while one waits for SHMEMX_ANY_SOURCE */
+#define MSG_THREAD_MULTIPLE 3
+
 #define MSG_RING_BUDGET (2UL << 20) /* auto sizes: rings of all sources, bytes per PE */
 
 /* MSG_FRAG_CMA: a rendezvous of a private buffer that the receiver reads from the

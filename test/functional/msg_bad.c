@@ -1,7 +1,7 @@
 /*
  * Bad input to the message routines: each mode must end the job with one line naming
  * the routine (test/abi/check_bad_input.sh checks it).  usage: msg_bad MODE
- * (finrecv and finprobe at 2 PEs, the others at 1)
+ * (finrecv, finprobe, finany and finanyprobe at 2 PEs or more, the others at 1)
  */
 #include <shmemx.h>
 #include <stdint.h>
@@ -55,6 +55,25 @@ int main(int argc, char **argv)
     } else if (!strcmp(m, "nullflag")) {
         shmemx_isend(shmem_my_pe(), 1, buf, 8, &h);
         shmemx_msg_test(&h, NULL, &st);
+    } else if (!strcmp(m, "span")) { /* a symmetric block sent with a length past the
+                                        * heap's end (run with SHMEM_SYMMETRIC_SIZE=1M) */
+        char *p = shmem_malloc(4096);
+        shmemx_send(shmem_my_pe(), 1, p, (size_t)64 << 20);
+    } else if (!strcmp(m, "finany") || !strcmp(m, "finanyprobe")) {
+        /* every other PE sends one message and goes to shmem_finalize: PE 0 receives
+         * them, then waits for one from SHMEMX_ANY_SOURCE that can never come */
+        if (shmem_my_pe() != 0)
+            shmemx_send(0, 5, buf, 8);
+        else {
+            for (int i = 1; i < shmem_n_pes(); i++)
+                shmemx_recv(SHMEMX_ANY_SOURCE, 5, buf, 8, &st);
+            if (!strcmp(m, "finany"))
+                shmemx_recv(SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, buf, 8, &st);
+            else
+                shmemx_probe(SHMEMX_ANY_SOURCE, 5, &st);
+        }
+        shmem_finalize();
+        return 0; /* the other PEs */
     } else if (!strcmp(m, "finrecv") || !strcmp(m, "finprobe")) {
         /* PE 1 sends one message and goes to shmem_finalize: PE 0 receives it, then
          * waits for one that can never come (a named error, not a hang) */
