@@ -70,6 +70,10 @@ void *heap_alloc_user(size_t size, size_t align) OFS_HIDDEN;
 ofs_status_t heap_free(void *ptr) OFS_HIDDEN;
 /* Is ptr the start of a live allocation? */
 int heap_live(const void *ptr) OFS_HIDDEN;
+/* SHMEM_DEBUG's block check: the bytes from addr to the end of the live user block (of
+ * shmem_malloc and friends, rounded up to 64 bytes) holding it; 0 when addr is in none
+ * (free space, the library's blocks, not in the heap).  Walks the blocks: O(blocks). */
+size_t heap_user_room(const void *addr) OFS_HIDDEN;
 /* The user's blocks.  NULL on failure with the old block untouched. */
 void *heap_realloc(void *ptr, size_t size) OFS_HIDDEN;
 /* What the user may still allocate, never more than user_limit: in all, and at most in

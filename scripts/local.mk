@@ -13,3 +13,9 @@ EXTRA_DIST += examples/hello.c
 EXTRA_DIST += scripts/check-layers.sh docs/architecture.md
 # the benchmark scripts' shared option parsing (sourced by bench-startup.sh, ofi-compare.sh, ...)
 EXTRA_DIST += scripts/bench-lib.sh
+# the other scripts the docs and the distributed scripts name (bench-compare.sh runs
+# bench-coll.sh, bench-fabric.sh runs plot-bench.py, ...); bench-compare.sh, bench-startup.sh,
+# ofi-compare.sh and check-format.sh are in test/performance/local.mk
+EXTRA_DIST += scripts/bench-coll.sh scripts/bench-fabric.sh scripts/bench-msg.sh \
+	scripts/bench-small-coll.sh scripts/plot-bench.py scripts/check.sh \
+	scripts/check-sanitizers.sh scripts/install-deps.sh scripts/quickstart.sh

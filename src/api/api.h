@@ -39,6 +39,7 @@ void api_debug_rma(const char *routine, const void *remote, const void *local, s
     OFS_HIDDEN;
 void api_debug_align(const char *routine, const char *arg, const void *addr, size_t align)
     OFS_HIDDEN;
+void api_debug_block(const char *routine, const char *arg, const void *addr, size_t len) OFS_HIDDEN;
 void api_bad_sig_op(const char *routine, int sig_op) OFS_NORETURN OFS_HIDDEN;
 void api_bad_stride(const char *routine, const char *arg, ptrdiff_t stride) OFS_NORETURN OFS_HIDDEN;
 

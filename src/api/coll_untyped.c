@@ -20,6 +20,16 @@ static void chk_team(const char *r, struct coll_team *team)
 #endif
 }
 
+/* a collective's dest: symmetric, and with SHMEM_DEBUG within its shmem_malloc block */
+static void chk_dest(const char *r, const void *dest, size_t len)
+{
+    ofs_check_sym(r, "dest", dest, len);
+#ifdef OFS_ERROR_CHECKING
+    if (OFS_UNLIKELY(ofs_g.params.DEBUG) && len)
+        api_debug_block(r, "dest", dest, len);
+#endif
+}
+
 static void chk_root(const char *r, int PE_root, int size, const char *what)
 {
 #ifdef OFS_ERROR_CHECKING
@@ -42,7 +52,7 @@ void api_chk_bcast(const char *r, struct coll_team *team, const void *dest, cons
     chk_team(r, team);
     chk_root(r, PE_root, team->size, "team");
     len = api_bytes(r, "nelems", nelems, es);
-    ofs_check_sym(r, "dest", dest, len);
+    chk_dest(r, dest, len);
     /* symmetric (spec): each PE picks its algorithm from where source lies */
     ofs_check_sym(r, "source", src, len);
 }
@@ -54,7 +64,7 @@ void api_chk_collect(const char *r, struct coll_team *team, const void *dest, co
 
     chk_team(r, team);
     len = api_bytes(r, "nelems", nelems, es);
-    ofs_check_sym(r, "dest", dest, len);
+    chk_dest(r, dest, len);
     ofs_check_sym(r, "source", src, len);
 }
 
@@ -67,7 +77,7 @@ void api_collect_total(const char *r, const void *dest, size_t nelems, size_t to
     (void)nelems;
     (void)overflow;
 #endif
-    ofs_check_sym(r, "dest", dest, total);
+    chk_dest(r, dest, total);
 }
 
 /* len bytes per member of a group of n: dest holds n blocks */
@@ -77,7 +87,7 @@ static void chk_blocks(const char *r, size_t nelems, size_t es, int n, const voi
     size_t len = api_bytes(r, "nelems", nelems, es);
     size_t total = ofs_check_mul(r, "nelems", nelems, len, (size_t)n);
 
-    ofs_check_sym(r, "dest", dest, total);
+    chk_dest(r, dest, total);
     ofs_check_sym(r, "source", src, src_per_member ? total : len);
 }
 
@@ -95,7 +105,7 @@ static void chk_strided_blocks(const char *r, const void *dest, const void *src,
     size_t all = ofs_check_mul(r, "nelems", nelems, nelems, (size_t)n);
 
     api_chk_strides(r, dst, sst);
-    ofs_check_sym(r, "dest", dest, api_extent_b(r, "dst", dst, "nelems * team size", 1, all, es));
+    chk_dest(r, dest, api_extent_b(r, "dst", dst, "nelems * team size", 1, all, es));
     ofs_check_sym(r, "source", src, api_extent_b(r, "sst", sst, "nelems * team size", 1, all, es));
 }
 
@@ -113,7 +123,7 @@ void api_chk_reduce(const char *r, struct coll_team *team, const void *dest, con
 
     chk_team(r, team);
     len = api_bytes(r, cnt_arg, nreduce, es);
-    ofs_check_sym(r, "dest", dest, len);
+    chk_dest(r, dest, len);
     ofs_check_sym(r, "source", src, len);
 }
 
@@ -165,7 +175,7 @@ void api_chk_to_all(const char *r, const void *dest, const void *src, int nreduc
     if (nreduce <= 0)
         return; /* nothing to reduce: dest, source and pWrk are not used */
     len = api_bytes(r, "nreduce", (size_t)nreduce, es);
-    ofs_check_sym(r, "dest", dest, len);
+    chk_dest(r, dest, len);
     ofs_check_sym(r, "source", src, len);
     wrk = (size_t)nreduce / 2 + 1;
     if (wrk < SHMEM_REDUCE_MIN_WRKDATA_SIZE)
@@ -255,7 +265,7 @@ void api_chk_bcast_aset(const char *r, const void *dest, const void *src, size_t
     api_chk_aset(r, PE_start, logPE_stride, PE_size, pSync, SHMEM_BCAST_SYNC_SIZE);
     chk_root(r, PE_root, PE_size, "active set");
     len = api_bytes(r, "nelems", nelems, es);
-    ofs_check_sym(r, "dest", dest, len);
+    chk_dest(r, dest, len);
     ofs_check_sym(r, "source", src, len);
 }
 
@@ -266,7 +276,7 @@ void api_chk_collect_aset(const char *r, const void *dest, const void *src, size
 
     api_chk_aset(r, PE_start, logPE_stride, PE_size, pSync, SHMEM_COLLECT_SYNC_SIZE);
     len = api_bytes(r, "nelems", nelems, es);
-    ofs_check_sym(r, "dest", dest, len);
+    chk_dest(r, dest, len);
     ofs_check_sym(r, "source", src, len);
 }
 

@@ -270,6 +270,18 @@ void api_debug_rma(const char *routine, const void *remote, const void *local, s
                       local, len, pe);
 }
 
+/* A collective's dest that starts in a shmem_malloc block must end in it: the segment
+ * check alone lets it run on into the next block. */
+void api_debug_block(const char *routine, const char *arg, const void *addr, size_t len)
+{
+    size_t room = heap_user_room(addr);
+    if (room && len > room)
+        ofs_bad_input(routine,
+                      "%s = %p (%zu bytes) runs past the end of its shmem_malloc block "
+                      "(%zu bytes from %s to the block's end)",
+                      arg, addr, len, room, arg);
+}
+
 void api_debug_align(const char *routine, const char *arg, const void *addr, size_t align)
 {
     if ((uintptr_t)addr % align)

@@ -91,7 +91,12 @@ int coll_hier_setup(struct coll_grp *g, uint64_t *lflags, uint64_t *eflags, char
         h->run_b[h->nruns - 1] = i + 1;
     }
 
+    /* both groups copy the team's group (context, chunk, ...) and have counters of their
+     * own with the teams' full map: set here, not inherited, so that it does not depend on
+     * the order of coll_team.c's assignments */
     h->local = *g;
+    h->local.f_bcast = COLL_F_BCAST;
+    h->local.f_ring = COLL_F_RING;
     h->local.size = nl;
     h->local.me = lidx[g->me];
     h->local.start = 0;
@@ -111,6 +116,8 @@ int coll_hier_setup(struct coll_grp *g, uint64_t *lflags, uint64_t *eflags, char
     h->local.cpu_sig = h->local.all_local;
 
     h->leaders = *g;
+    h->leaders.f_bcast = COLL_F_BCAST;
+    h->leaders.f_ring = COLL_F_RING;
     h->leaders.size = nn;
     h->leaders.me = lead[mine] == coll_grp_pe(g, g->me) ? mine : -1;
     h->leaders.start = 0;

@@ -9,6 +9,7 @@
  */
 #include "heap.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,9 @@ struct heap_allocator {
 };
 
 static struct heap_allocator *heap_main;
+/* heap_main's blocks: a thread's SHMEM_DEBUG check (heap_user_room) may walk them while
+ * another thread allocates or frees */
+static pthread_mutex_t heap_main_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct heap_allocator *heap_allocator_create(void *base, size_t len)
 {
@@ -273,32 +277,68 @@ void heap_alloc_fini(void)
 
 void *heap_alloc(size_t size, size_t align)
 {
-    return heap_allocator_alloc(heap_main, size, align);
+    pthread_mutex_lock(&heap_main_lock);
+    void *p = heap_allocator_alloc(heap_main, size, align);
+    pthread_mutex_unlock(&heap_main_lock);
+    return p;
 }
 
 void *heap_alloc_user(size_t size, size_t align)
 {
-    return heap_allocator_alloc_user(heap_main, size, align);
+    pthread_mutex_lock(&heap_main_lock);
+    void *p = heap_allocator_alloc_user(heap_main, size, align);
+    pthread_mutex_unlock(&heap_main_lock);
+    return p;
 }
 
 ofs_status_t heap_free(void *ptr)
 {
-    return heap_allocator_free(heap_main, ptr);
+    pthread_mutex_lock(&heap_main_lock);
+    ofs_status_t st = heap_allocator_free(heap_main, ptr);
+    pthread_mutex_unlock(&heap_main_lock);
+    return st;
 }
 
 void *heap_realloc(void *ptr, size_t size)
 {
-    return heap_allocator_realloc(heap_main, ptr, size);
+    pthread_mutex_lock(&heap_main_lock);
+    void *p = heap_allocator_realloc(heap_main, ptr, size);
+    pthread_mutex_unlock(&heap_main_lock);
+    return p;
 }
 
 int heap_live(const void *ptr)
 {
-    return heap_main && heap_find(heap_main, ptr) != NULL;
+    pthread_mutex_lock(&heap_main_lock);
+    int live = heap_main && heap_find(heap_main, ptr) != NULL;
+    pthread_mutex_unlock(&heap_main_lock);
+    return live;
+}
+
+size_t heap_user_room(const void *addr)
+{
+    size_t room = 0;
+
+    pthread_mutex_lock(&heap_main_lock);
+    if (heap_main && (const char *)addr >= heap_main->base &&
+        (const char *)addr < heap_main->base + heap_main->len) {
+        size_t off = (size_t)((const char *)addr - heap_main->base);
+        for (struct heap_block *b = heap_main->head; b; b = b->next)
+            if (off >= b->off && off - b->off < b->size) {
+                if (!b->free && b->user)
+                    room = b->size - (off - b->off);
+                break;
+            }
+    }
+    pthread_mutex_unlock(&heap_main_lock);
+    return room;
 }
 
 void heap_user_free(size_t *free_p, size_t *largest_p)
 {
     *free_p = *largest_p = 0;
+    pthread_mutex_lock(&heap_main_lock);
     if (heap_main)
         heap_allocator_user_free(heap_main, free_p, largest_p);
+    pthread_mutex_unlock(&heap_main_lock);
 }

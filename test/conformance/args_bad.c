@@ -82,7 +82,10 @@ int main(int argc, char **argv)
         shmem_long_wait_until_all(dest, (1UL << 61) + 1, NULL, SHMEM_CMP_EQ, 0);
     else if (!strcmp(c, "put_past_end")) /* inside the heap, but longer than what is left */
         shmem_long_put(dest, src, 1UL << 50, right);
-    else if (!strcmp(c, "putmem_null"))
+    else if (!strcmp(c, "fcollect_overrun")) { /* SHMEM_DEBUG: dest holds one PE's block */
+        long *d = shmem_malloc(8 * sizeof(long));
+        shmem_long_fcollect(SHMEM_TEAM_WORLD, d, src, 8);
+    } else if (!strcmp(c, "putmem_null"))
         shmem_putmem(NULL, src, 8, right);
     else {
         printf("unknown case %s\n", c);

@@ -19,6 +19,9 @@
  *   hang            PE 0 prints "ready" and PE 1 computes forever while the others wait
  *                   in a barrier (for killing the launcher)
  *   hang_noterm     the same, every PE ignoring SIGTERM and SIGPIPE
+ * With REL_PID_DIR set, every PE first creates an empty file named by its pid in that
+ * directory, so that a test can tell its own job's PEs (and their /dev/shm regions) from
+ * those of other jobs running beside it.
  */
 #include <shmem.h>
 #include <signal.h>
@@ -30,7 +33,19 @@
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "ok";
-    const char *rank = getenv("PMIX_RANK");
+    const char *rank = getenv("PMIX_RANK"), *piddir = getenv("REL_PID_DIR");
+
+    if (piddir) {
+        char path[4096];
+        FILE *f;
+        snprintf(path, sizeof(path), "%s/%ld", piddir, (long)getpid());
+        f = fopen(path, "w");
+        if (!f) {
+            perror(path);
+            return 1;
+        }
+        fclose(f);
+    }
 
     if (rank && strcmp(rank, "1") == 0) {
         if (strcmp(mode, "am_mismatch") == 0)
