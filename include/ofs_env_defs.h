@@ -89,8 +89,8 @@ OFS_ENV(MSG_CMA, CORE, ENUM, "auto", OFS_WORDS_MSG_CMA,
         "Long messages from private buffers to PEs of the same node: 1: read by the receiver "
         "straight from the sender's memory (process_vm_readv: one copy) where the kernel "
         "allows it; 0: through the stage (two copies, pipelined); rest: through the stage while "
-        "it has room, the rest of a message by CMA once it is full (the receiver lags); auto: "
-        "1 where the node has more PEs than CPUs, else rest")
+        "it has room, the rest of a message by CMA once it has stayed full for 50 us (the "
+        "receiver lags); auto: 1 where the node has more PEs than CPUs, else rest")
 
 /* shared-memory transport */
 OFS_ENV(SHM_DIR, SHM, STRING, "/dev/shm", "<abspath>",

@@ -142,8 +142,9 @@ ofs_status_t msg_init(void)
     msg_g.sq_head = calloc(n * 2, sizeof(*msg_g.sq_head));
     msg_g.scratch = malloc(msg_g.rec_max);
     msg_g.cma_to = calloc(n * 3, 1);
+    msg_g.full_since = calloc(n, sizeof(*msg_g.full_since));
     if (!msg_g.head || !msg_g.cur || !msg_g.pring || !msg_g.sq_head || !msg_g.scratch ||
-        !msg_g.cma_to || !msg_g.stage_a ||
+        !msg_g.cma_to || !msg_g.full_since || !msg_g.stage_a ||
         ofs_htab_init(&msg_g.reqs, MSG_REQ_SLOT, MSG_REQ_MAX) != OFS_OK) {
         ofs_log_error("messages: out of memory for the state of %d PEs", msg_g.n);
         return OFS_ERR_NOMEM;
@@ -235,6 +236,8 @@ void msg_fini(void)
     free(msg_g.sq_head);
     free(msg_g.scratch);
     free(msg_g.cma_to);
+    free(msg_g.full_since);
+    msg_g.full_since = NULL;
     msg_g.unx_head = msg_g.unx_tail = NULL;
     msg_g.post_head = msg_g.post_tail = NULL;
 }

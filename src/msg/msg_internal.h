@@ -26,7 +26,10 @@
 #define MSG_REQ_SLOT 256     /* bytes per handle-table slot */
 #define MSG_REQ_MAX 65536    /* non-blocking requests alive at once */
 #define MSG_EAGER_AUTO 32768 /* docs/messages.md: the eager cut-off measured */
-#define MSG_CMA_MIN 65536    /* docs/messages.md: private messages from this size go by CMA */
+/* the stage full this long for a destination: the rest of a private message goes by
+ * CMA (SHMEM_MSG_CMA=rest; docs/messages.md) */
+#define MSG_STAGE_LAG_NS 50000u
+#define MSG_CMA_MIN 65536 /* docs/messages.md: private messages from this size go by CMA */
 #define MSG_RING_AUTO_MAX (4 * (MSG_EAGER_AUTO + MSG_HDR)) /* auto ring per source: most */
 #define MSG_RING_MIN 256
 #define MSG_CLEAN_AHEAD 8192 /* mapped rings: lines the sender zeroes ahead of its records */
@@ -128,6 +131,8 @@ struct msg_state {
     int cma_use;           /* SHMEM_MSG_CMA resolved: this PE reads and offers CMA */
     int cma_whole;         /* ... for whole messages; else only for what the stage cannot
                             * take at once (the rest of a message, docs/messages.md) */
+    uint64_t *full_since;  /* [dest] CLOCK_MONOTONIC ns since which the stage had no room
+                            * for a piece to dest (0: it had at the last try) */
     struct msg_in *resend; /* messages whose CMA read failed, waiting for staged pieces */
 
     /* shmem_finalize (msg_bye): a PE that has reached it sets its bye word and serves

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <sys/uio.h>
+#include <time.h>
 
 /* ---- sending ---- */
 
@@ -162,6 +163,21 @@ static int msg_cma_to(int pe)
     return v == 1;
 }
 
+/* The stage has no room for a piece to pe: 1 once that has lasted MSG_STAGE_LAG_NS */
+static int msg_stage_lags(int pe)
+{
+    struct timespec ts;
+    uint64_t now;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    if (!msg_g.full_since[pe]) {
+        msg_g.full_since[pe] = now;
+        return 0;
+    }
+    return now - msg_g.full_since[pe] >= MSG_STAGE_LAG_NS;
+}
+
 /* Post what r's destination has room for; 1 when every piece of r is posted. */
 static int msg_send_advance(struct msg_req *r)
 {
@@ -191,10 +207,13 @@ static int msg_send_advance(struct msg_req *r)
         h.kind = MSG_FRAG_RDV;
         if (msg_g.rdv_used == MSG_RDV_MAX)
             return 0;
-        /* CMA: the whole message (cma_whole), or the rest of it once the stage is full
-         * (the receiver lags: one copy that needs only the receiver scheduled) */
+        /* CMA: the whole message (cma_whole), or the rest of it once the stage has been
+         * full for MSG_STAGE_LAG_NS (the receiver lags, descheduled: one copy that needs
+         * only the receiver scheduled; a receiver on a CPU of its own frees a piece in
+         * microseconds, and two copies on two cores beat one) */
         if (r->cma && (msg_g.cma_whole ? r->posted == 0 : r->posted < r->len) && msg_cma_to(pe) &&
-            (msg_g.cma_whole || !(st = heap_allocator_alloc(msg_g.stage_a, n, 64)))) {
+            (msg_g.cma_whole ||
+             (!(st = heap_allocator_alloc(msg_g.stage_a, n, 64)) && msg_stage_lags(pe)))) {
             id = msg_rdv_alloc(r, NULL);
             h.kind = MSG_FRAG_CMA;
             h.rdv_id = (uint32_t)id;
@@ -209,6 +228,8 @@ static int msg_send_advance(struct msg_req *r)
         }
         if (r->seg < 0 && !st && !(st = heap_allocator_alloc(msg_g.stage_a, n, 64)))
             return 0;
+        if (st)
+            msg_g.full_since[pe] = 0;
         id = msg_rdv_alloc(r, st);
         if (OFS_UNLIKELY(id < 0))
             ofs_fatal(1, "messages: internal: no rendezvous id free");
