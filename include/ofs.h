@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <time.h>
 
 #define OFS_HIDDEN __attribute__((visibility("hidden")))
 #define OFS_API __attribute__((visibility("default")))
@@ -183,6 +184,15 @@ void ofs_set_abort_handler(ofs_abort_fn fn) OFS_HIDDEN;
 
 /* Print the message and take the whole job down with exit status 'code'. */
 void ofs_fatal(int code, const char *fmt, ...) OFS_PRINTF(2, 3) OFS_NORETURN OFS_HIDDEN;
+/* CLOCK_MONOTONIC in ns (deadlines and intervals of waits, statistics) */
+static inline uint64_t ofs_clock_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* Bad input to a public routine: "ofishmem[PE n]: ROUTINE: message", then abort the job. */
 void ofs_bad_input(const char *routine, const char *fmt, ...) OFS_PRINTF(2, 3)
     OFS_NORETURN OFS_HIDDEN;

@@ -628,13 +628,11 @@ static void msg_bye_recv(struct msg_req *r, const char *routine)
 /* Is it time to read bye words?  Every MSG_BYE_EVERY-th look, at most every MSG_BYE_NS. */
 static int msg_bye_due(void)
 {
-    struct timespec ts;
     uint64_t now;
 
     if (++msg_g.polls % MSG_BYE_EVERY)
         return 0;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    now = ofs_clock_ns();
     if (now < msg_g.bye_next)
         return 0;
     msg_g.bye_next = now + MSG_BYE_NS;

@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <sys/uio.h>
-#include <time.h>
 
 /* ---- sending ---- */
 
@@ -166,11 +165,8 @@ static int msg_cma_to(int pe)
 /* The stage has no room for a piece to pe: 1 once that has lasted MSG_STAGE_LAG_NS */
 static int msg_stage_lags(int pe)
 {
-    struct timespec ts;
-    uint64_t now;
+    uint64_t now = ofs_clock_ns();
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     if (!msg_g.full_since[pe]) {
         msg_g.full_since[pe] = now;
         return 0;

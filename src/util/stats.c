@@ -31,10 +31,7 @@ _Static_assert(sizeof(coll_name) / sizeof(coll_name[0]) == OFS_STATS_NCOLL, "one
 
 static uint64_t stats_ns(void)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return ofs_clock_ns();
 }
 
 /* The clock around waits: the time-stamp counter where the kernel keeps time by it (a

@@ -33,12 +33,9 @@
 /* Is it time for the next look for dead peers (*at: when it is due; 0 before the first)? */
 static int ofi_watch_due(uint64_t *at)
 {
-    struct timespec ts;
-    uint64_t now;
+    uint64_t now = ofs_clock_ns();
     int due;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
     if (*at != 0 && now < *at)
         return 0;
     due = *at != 0;
