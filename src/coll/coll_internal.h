@@ -225,6 +225,11 @@ void coll_grp_alltoalls(struct coll_grp *g, void *dest, const void *src, ptrdiff
 void coll_grp_reduce_linear(struct coll_grp *g, void *dest, const void *src, size_t n,
                             enum coll_op op, enum coll_type type) OFS_HIDDEN;
 
+/* same-node groups (all_local): elements [lo, hi) of every member's src folded, read in
+ * place, and stored into every member's dest (blocks read from all before written to
+ * any: a src that is also dest is safe); the caller synchronises around it */
+void coll_grp_fold_shm(struct coll_grp *g, char *dest, const char *src, size_t lo, size_t hi,
+                       enum coll_op op, enum coll_type type) OFS_HIDDEN;
 /* same-node groups (all_local): slices reduced through shared memory, two barriers */
 void coll_grp_reduce_shm(struct coll_grp *g, void *dest, const void *src, size_t n, enum coll_op op,
                          enum coll_type type) OFS_HIDDEN;

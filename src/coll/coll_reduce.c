@@ -169,17 +169,13 @@ void coll_grp_reduce_linear(struct coll_grp *g, void *dest, const void *src, siz
  * element is read and written by its owner only, so source may be dest; two
  * synchronisations whatever the size, each byte read once and written n times.
  */
-void coll_grp_reduce_shm(struct coll_grp *g, void *dest_, const void *src_, size_t nelems,
-                         enum coll_op op, enum coll_type type)
+void coll_grp_fold_shm(struct coll_grp *g, char *dest, const char *src, size_t lo, size_t hi,
+                       enum coll_op op, enum coll_type type)
 {
-    char *dest = dest_;
-    const char *src = src_;
-    size_t es = coll_type_size(type), per = (nelems + (size_t)g->size - 1) / (size_t)g->size;
-    size_t lo = (size_t)g->me * per, hi = lo + per > nelems ? nelems : lo + per;
+    size_t es = coll_type_size(type);
     const size_t blk = COLL_SHM_BLOCK / es ? COLL_SHM_BLOCK / es : 1;
     char acc[COLL_SHM_BLOCK] __attribute__((aligned(64)));
 
-    coll_grp_barrier(g); /* every source is ready */
     for (size_t b = lo; b < hi; b += blk) {
         size_t cnt = hi - b < blk ? hi - b : blk;
         for (int i = 0; i < g->size; i++) {
@@ -192,6 +188,16 @@ void coll_grp_reduce_shm(struct coll_grp *g, void *dest_, const void *src_, size
         for (int i = 0; i < g->size; i++)
             memcpy(comm_ptr(dest + b * es, coll_grp_pe(g, i)), acc, cnt * es);
     }
+}
+
+void coll_grp_reduce_shm(struct coll_grp *g, void *dest, const void *src, size_t nelems,
+                         enum coll_op op, enum coll_type type)
+{
+    size_t per = (nelems + (size_t)g->size - 1) / (size_t)g->size;
+    size_t lo = (size_t)g->me * per, hi = lo + per > nelems ? nelems : lo + per;
+
+    coll_grp_barrier(g); /* every source is ready */
+    coll_grp_fold_shm(g, dest, src, lo, hi, op, type);
     coll_grp_barrier(g); /* every slice is in every dest */
 }
 

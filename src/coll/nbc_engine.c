@@ -16,7 +16,6 @@
 #include <stdlib.h>
 
 #define NBC_LAND_SLOT_MAX 32768 /* eager landing area per team slot (docs/nbc.md) */
-#define NBC_SHM_BLOCK 4096      /* NBC_OP_SHMRED: bytes folded at a time (on the stack) */
 
 static struct {
     pthread_mutex_t lock; /* one pass at a time; posting and freeing */
@@ -291,27 +290,10 @@ static int op_run(struct nbc_team *nt, struct nbc_op *op)
         coll_op_apply((enum coll_op)op->rop, (enum coll_type)op->rtype, op->dst, from, op->nel);
         return 1;
     }
-    case NBC_OP_SHMRED: {
-        /* as coll_grp_reduce_shm: each block read from every member, then written to
-         * every member, so an element of a source that is also dest is read first */
-        enum coll_type ty = (enum coll_type)op->rtype;
-        size_t es = coll_type_size(ty), blk = NBC_SHM_BLOCK / es;
-        char acc[NBC_SHM_BLOCK] __attribute__((aligned(64)));
-
-        for (size_t b = 0; b < op->nel; b += blk) {
-            size_t cnt = op->nel - b < blk ? op->nel - b : blk;
-            for (int i = 0; i < t->size; i++) {
-                const char *s = comm_ptr(op->src + b * es, coll_team_world_pe(t, i));
-                if (i == 0)
-                    memcpy(acc, s, cnt * es);
-                else
-                    coll_op_apply((enum coll_op)op->rop, ty, acc, s, cnt);
-            }
-            for (int i = 0; i < t->size; i++)
-                memcpy(comm_ptr(op->dst + b * es, coll_team_world_pe(t, i)), acc, cnt * es);
-        }
+    case NBC_OP_SHMRED: /* this member's slice, as the blocking shm reduction */
+        coll_grp_fold_shm(coll_team_grp(t), op->dst, op->src, 0, op->nel, (enum coll_op)op->rop,
+                          (enum coll_type)op->rtype);
         return 1;
-    }
     }
     return 1;
 }
