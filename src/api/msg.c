@@ -41,11 +41,11 @@ static void msg_chk_common(const char *r, int tag, int any_tag)
                                               : " (tags are >= 0)");
 }
 
-/* A send buffer that starts in symmetric memory lies inside its segment (a block of
- * the symmetric heap, or the data segment): one that runs past the segment's end is no
- * object of the program (the engine would take it for private memory and read past
- * the end).  Two compares per segment. */
-static void msg_chk_span(const char *r, const void *buf, size_t len)
+/* A buffer that starts in symmetric memory lies inside its segment (a block of the
+ * symmetric heap, or the data segment): one that runs past the segment's end is no
+ * object of the program (the engine would take a send buffer for private memory and
+ * read past the end; a receive would write past it).  Two compares per segment. */
+static void msg_chk_span(const char *r, const char *arg, const void *buf, size_t len)
 {
     size_t off;
     int s;
@@ -53,9 +53,9 @@ static void msg_chk_span(const char *r, const void *buf, size_t len)
     if (len == 0 || (s = heap_seg_of(buf, 1, &off)) < 0 || heap_seg_of(buf, len, &off) >= 0)
         return;
     ofs_bad_input(r,
-                  "buf (%p) + len = %zu runs %zu bytes past the end of the symmetric memory "
-                  "it starts in (%s): a symmetric send buffer must lie inside it",
-                  buf, len, len - (heap_g.seg[s].len - off),
+                  "buf (%p) + %s = %zu runs %zu bytes past the end of the symmetric memory "
+                  "it starts in (%s): a symmetric buffer must lie inside it",
+                  buf, arg, len, len - (heap_g.seg[s].len - off),
                   s == HEAP_SEG_DATA ? "the data segment" : "the symmetric heap");
 }
 
@@ -63,7 +63,7 @@ static void msg_chk_send(const char *r, int pe, int tag, const void *buf, size_t
 {
     msg_chk_common(r, tag, 0);
     msg_chk_buf(r, "len", buf, len);
-    msg_chk_span(r, buf, len);
+    msg_chk_span(r, "len", buf, len);
     if (OFS_UNLIKELY(pe < 0 || pe >= ofs_g.n_pes))
         ofs_bad_input(r, "pe = %d is out of range [0, %d)%s", pe, ofs_g.n_pes,
                       pe == SHMEMX_ANY_SOURCE ? " (SHMEMX_ANY_SOURCE is for receives)" : "");
@@ -73,17 +73,25 @@ static void msg_chk_recv(const char *r, int src, int tag, const void *buf, size_
 {
     msg_chk_common(r, tag, 1);
     msg_chk_buf(r, "maxlen", buf, len);
+    msg_chk_span(r, "maxlen", buf, len);
     if (OFS_UNLIKELY((src < 0 && src != SHMEMX_ANY_SOURCE) || src >= ofs_g.n_pes))
         ofs_bad_input(r, "src = %d is neither a PE in [0, %d) nor SHMEMX_ANY_SOURCE", src,
                       ofs_g.n_pes);
 }
 
-/* A receive's status; a send's is empty, as the null handle's (its fields would name
- * nothing that the program does not know). */
+/* The status of a send and of the null handle: empty (its fields would name nothing
+ * that the program does not know). */
+static void msg_status_empty(shmemx_status_t *status)
+{
+    if (status)
+        *status = (shmemx_status_t){ SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, 0, SHMEMX_MSG_OK };
+}
+
+/* A receive's status; a send's is empty. */
 static void msg_status(const struct msg_req *q, shmemx_status_t *status)
 {
-    if (status && q->kind == MSG_REQ_SEND)
-        *status = (shmemx_status_t){ SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, 0, SHMEMX_MSG_OK };
+    if (q->kind == MSG_REQ_SEND)
+        msg_status_empty(status);
     else if (status) {
         status->source = q->st_source;
         status->tag = q->st_tag;
@@ -190,8 +198,7 @@ OFS_API int pshmemx_msg_wait(shmemx_msg_h *req, shmemx_status_t *status)
         ofs_bad_input("shmemx_msg_wait", "req is NULL (pass the address of the handle)");
     q = msg_req_check("shmemx_msg_wait", *req);
     if (!q) {
-        if (status)
-            *status = (shmemx_status_t){ SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, 0, SHMEMX_MSG_OK };
+        msg_status_empty(status);
         return SHMEMX_MSG_OK;
     }
     msg_req_wait(q, "shmemx_msg_wait");
@@ -215,8 +222,7 @@ OFS_API int pshmemx_msg_test(shmemx_msg_h *req, int *flag, shmemx_status_t *stat
         ofs_bad_input("shmemx_msg_test", "flag is NULL");
     if (!q) {
         *flag = 1;
-        if (status)
-            *status = (shmemx_status_t){ SHMEMX_ANY_SOURCE, SHMEMX_ANY_TAG, 0, SHMEMX_MSG_OK };
+        msg_status_empty(status);
         return SHMEMX_MSG_OK;
     }
     *flag = msg_req_test(q, "shmemx_msg_test");

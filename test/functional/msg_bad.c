@@ -59,6 +59,9 @@ int main(int argc, char **argv)
                                         * heap's end (run with SHMEM_SYMMETRIC_SIZE=1M) */
         char *p = shmem_malloc(4096);
         shmemx_send(shmem_my_pe(), 1, p, (size_t)64 << 20);
+    } else if (!strcmp(m, "recvspan")) { /* ... a receive's maxlen past the heap's end */
+        char *p = shmem_malloc(4096);
+        shmemx_irecv(shmem_my_pe(), 1, p, (size_t)64 << 20, &h);
     } else if (!strcmp(m, "finany") || !strcmp(m, "finanyprobe")) {
         /* every other PE sends one message and goes to shmem_finalize: PE 0 receives
          * them, then waits for one from SHMEMX_ANY_SOURCE that can never come */
