@@ -56,6 +56,13 @@ static inline int comm_amo_by_cpu(void)
     return comm_g.amo_cpu;
 }
 
+/* Nonzero when the job's atomic executor for this PE's own words runs fetching atomics
+ * (every transport but OFI over a provider that crashes on them: transport no_fetch). */
+static inline int comm_amo_fetch_ok(void)
+{
+    return comm_g.amo[ofs_g.my_pe]->no_fetch == NULL;
+}
+
 /* A new context (magic COMM_CTX_LIVE); OFS_ERR_AGAIN when COMM_CTX_MAX are open. */
 ofs_status_t comm_ctx_create(long options, struct coll_team *team, struct comm_ctx **ctx_p)
     OFS_HIDDEN;

@@ -55,6 +55,9 @@ struct transport_ops {
      * may stand by meanwhile), or stops to sleep without polling (TP_ATTEND_PAUSE:
      * a progress thread must take over at once); may be NULL. */
     void (*attend)(int delta);
+    /* NULL, or why this transport cannot run fetching and compare atomics (its
+     * provider crashes on them); set by init. */
+    const char *no_fetch;
 };
 
 /* transport_ops.attend's argument */

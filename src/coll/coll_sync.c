@@ -97,10 +97,16 @@ void coll_wait(struct coll_grp *g, int idx, uint64_t count)
         uint64_t minus = (uint64_t)0 - count, old;
         if (coll_cfg.fast_signal)
             __atomic_fetch_add(f, minus, __ATOMIC_ACQ_REL);
-        else /* fetching, so it is applied before we go on: a later wait on this counter
-              * (the next round, the next call) must not see the count again, and pSync
-              * must read SHMEM_SYNC_VALUE when the call returns */
+        else if (comm_amo_fetch_ok()) /* fetching, so it is applied before we go on: a
+                                       * later wait on this counter (the next round, the
+                                       * next call) must not see the count again, and
+                                       * pSync must read SHMEM_SYNC_VALUE when the call
+                                       * returns */
             comm_amo(g->ctx, COMM_AMO_ADD, COMM_DT_U64, f, &minus, NULL, &old, ofs_g.my_pe, 0);
+        else { /* the same through a provider that cannot fetch: applied by the quiet */
+            comm_amo(g->ctx, COMM_AMO_ADD, COMM_DT_U64, f, &minus, NULL, NULL, ofs_g.my_pe, 0);
+            comm_quiet(g->ctx);
+        }
     }
 }
 

@@ -64,6 +64,7 @@ void ofi_amo_setup(void)
             }
         }
     }
+    ofi_transport_ops.no_fetch = ofi_g.caps.fetch_atomics_broken;
     if (ofi_g.caps.fetch_atomics_broken) {
         if (ofs_g.my_pe == 0)
             ofs_log_warn("ofi: %s: fetching atomics are unavailable (a program using one "

@@ -72,6 +72,9 @@ struct ofi_ctx {
     unsigned char *sig_pe; /* n_pes: OFI_SIG_SENT_* */
     int *sig_list;
     int sig_n;
+    /* on the list of contexts whose own endpoint sent messages (ofi_sig_drive) */
+    int on_drive;
+    struct ofi_ctx *drive_next, *drive_prev;
     uint64_t sig_flushes;
     uint64_t sig_acked;
     /* FI_MR_LOCAL: this struct registered once (slots and flush word get descriptors);

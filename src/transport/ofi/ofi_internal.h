@@ -300,6 +300,11 @@ void ofi_sig_rx_close(void) OFS_HIDDEN;
 void ofi_sig_rx_free(void) OFS_HIDDEN;
 /* Messages applied so far (any thread) */
 unsigned long ofi_sig_received(void) OFS_HIDDEN;
+/* Drive the endpoints of the contexts that sent messages from their own endpoint
+ * (every OFI_SIG_DRIVE_EVERY-th call; from the wait loops and the progress thread);
+ * a context leaves that list when it is destroyed (ofi_sig_drive_remove). */
+void ofi_sig_drive(void) OFS_HIDDEN;
+void ofi_sig_drive_remove(struct ofi_ctx *c) OFS_HIDDEN;
 
 /* ---- ofi_progress.c ---- */
 ofs_status_t ofi_progress_start(void) OFS_HIDDEN;

@@ -37,6 +37,7 @@ void ofi_progress(void)
     struct ofi_ctx *d = __atomic_load_n(&ofi_g.dflt, __ATOMIC_ACQUIRE);
 
     ofi_target_poll();
+    ofi_sig_drive();
     if (!d)
         return;
     if (__atomic_load_n(&d->put_issued, __ATOMIC_RELAXED) !=
@@ -259,6 +260,7 @@ static void *ofi_progress_main(void *arg)
             continue;
         }
         ofi_target_poll_cq();
+        ofi_sig_drive();
         int64_t now = ofi_now_ns();
         if ((hot_ns > 0 || ofi_g.target.cntr) && ofi_target_activity(&seen))
             last = now;

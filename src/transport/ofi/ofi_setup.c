@@ -183,6 +183,7 @@ static void ofi_ctx_destroy(struct comm_ctx *ctx)
     if (!c)
         return;
     ofi_quiet(ctx);
+    ofi_sig_drive_remove(c);
     if (c == ofi_g.dflt)
         __atomic_store_n(&ofi_g.dflt, NULL, __ATOMIC_RELEASE);
     ofi_ctx_free(c);

@@ -132,6 +132,61 @@ static inline struct ofi_ctx *ofi_sig_ep_of(struct ofi_ctx *c, int pe)
 {
     return ofi_g.sig.from_target && pe != ofs_g.my_pe && !ofi_ctx_private(c) ? ofi_g.target.ctx : c;
 }
+/* Contexts whose own endpoint sent messages (not the target endpoint's, not the
+ * default context's, which ofi_progress drives already): a provider that sends only
+ * while the sending endpoint is driven (udp;ofi_rxd) kept a message of such a context
+ * until its next quiet, while its PE waited for the answer elsewhere (a non-blocking
+ * collective's signal at 3 PEs, whose engine never quiets its context, hung).  The
+ * wait loops and the progress thread drive them: a counter read each, every 8th call. */
+#define OFI_SIG_DRIVE_EVERY 8
+static pthread_mutex_t ofi_sig_drive_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ofi_ctx *ofi_sig_drive_head;
+
+static void ofi_sig_drive_add(struct ofi_ctx *c)
+{
+    if (__atomic_load_n(&c->on_drive, __ATOMIC_RELAXED))
+        return;
+    pthread_mutex_lock(&ofi_sig_drive_lock);
+    if (!c->on_drive) {
+        c->drive_prev = NULL;
+        c->drive_next = ofi_sig_drive_head;
+        if (c->drive_next)
+            c->drive_next->drive_prev = c;
+        __atomic_store_n(&ofi_sig_drive_head, c, __ATOMIC_RELEASE);
+        __atomic_store_n(&c->on_drive, 1, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&ofi_sig_drive_lock);
+}
+
+void ofi_sig_drive_remove(struct ofi_ctx *c)
+{
+    if (!__atomic_load_n(&c->on_drive, __ATOMIC_RELAXED))
+        return;
+    pthread_mutex_lock(&ofi_sig_drive_lock);
+    if (c->drive_prev)
+        c->drive_prev->drive_next = c->drive_next;
+    else
+        __atomic_store_n(&ofi_sig_drive_head, c->drive_next, __ATOMIC_RELEASE);
+    if (c->drive_next)
+        c->drive_next->drive_prev = c->drive_prev;
+    c->on_drive = 0;
+    pthread_mutex_unlock(&ofi_sig_drive_lock);
+}
+
+void ofi_sig_drive(void)
+{
+    static unsigned calls;
+
+    if (!__atomic_load_n(&ofi_sig_drive_head, __ATOMIC_ACQUIRE) ||
+        __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) % OFI_SIG_DRIVE_EVERY != 0 ||
+        pthread_mutex_trylock(&ofi_sig_drive_lock) != 0)
+        return;
+    /* reading a counter drives the endpoint without taking its completions */
+    for (struct ofi_ctx *c = ofi_sig_drive_head; c; c = c->drive_next)
+        (void)fi_cntr_read(c->put_cntr);
+    pthread_mutex_unlock(&ofi_sig_drive_lock);
+}
+
 /* The target endpoint's bounce buffers, for the messages too long to inject that
  * leave from it: taken by the contexts that send from it, given back by whichever
  * thread reads the target CQ (ofi_sig_poll) when it finds their send completions. */
@@ -158,6 +213,8 @@ static void ofi_sig_send(struct ofi_ctx *c, struct ofi_ctx *s, const struct ofi_
     unsigned iter = 0;
     ssize_t ret;
 
+    if (s != ofi_g.target.ctx && s != ofi_g.dflt)
+        ofi_sig_drive_add(s);
     if (n <= ofi_sig_inject_max()) {
         char buf[OFI_SIG_HDR + OFI_SIG_INJECT_MAX];
         const void *p = h;
