@@ -210,10 +210,11 @@ OFS_ENV(NBC_EAGER, COLL, SIZE, "4K", "0..64K",
         "to 8 KiB / n_pes: each team slot reserves 4 landing slots per PE, at most 32 KiB; "
         "through shared memory at most 1 KiB, where a get is one copy; 0: always by get)")
 OFS_ENV(COLL_SEGMENT, COLL, SIZE, "16K", "0..1G",
-        "Blocking broadcast, collect and fcollect over the fabric send their data in pieces of "
-        "at most this many bytes, each with its own signal, and forward a piece as soon as it "
-        "arrived (pipelined; over the OFI route a piece of up to SHMEM_OFI_AM_SIZE goes as "
-        "messages, with no round trip; 0: whole blocks)")
+        "Blocking broadcast, collect, fcollect and the reductions' exchanges over the fabric "
+        "send their data in pieces of at most this many bytes, each with its own signal, and "
+        "forward (or fold) a piece as soon as it arrived (pipelined; over the OFI route a "
+        "piece of up to SHMEM_OFI_AM_SIZE goes as messages, with no round trip; 0: whole "
+        "blocks)")
 
 /* statistics (docs/stats.md) */
 OFS_ENV(STATS, DEBUG, BOOL, "0", "",

@@ -7,7 +7,10 @@
  *   left to r ^ p/2^(k+1)), then allgather by recursive doubling straight into the
  *   partners' dest; about 2x the vector crosses each PE instead of log2(p) x.
  * Both fold a non-power-of-two team first: member p2 + i sends its vector to member i
- * and receives the result at the end.  Vectors go in chunks of the team's slot size
+ * and receives the result at the end.  Every exchange goes in pieces of at most
+ * SHMEM_COLL_SEGMENT bytes, each a put-with-signal on the round's counter (over the OFI
+ * route a larger one is a write completed before its signal leaves: a round trip more),
+ * and the receiver folds each piece as it arrives.  Vectors go in chunks of the team's slot size
  * (Rabenseifner: half of a parity's scratch, the halves it receives being packed);
  * scratch slots alternate between two parities by step, which is safe because a
  * partner can only reach step t + 2 after every member contributed to step t + 1.
@@ -46,6 +49,59 @@ static inline char *fold_slot(struct coll_grp *g, unsigned parity, int rab)
     return rab ? rslot(g, parity, 0) : rslot(g, parity, g->rslots - 1);
 }
 
+/* An exchange of cnt elements goes in *np pieces of *per elements (the last may be
+ * shorter), each at most coll_cfg.seg bytes when whole elements allow (0: one piece), so
+ * that over the OFI route each goes as messages the target applies, one way
+ * (docs/collectives.md).  pSync groups (no seen counts) send one piece. */
+static void rpieces(const struct coll_grp *g, size_t cnt, size_t es, size_t *np, size_t *per)
+{
+    size_t seg = coll_cfg.seg, bytes = cnt * es;
+
+    *np = 1;
+    *per = cnt;
+    if (seg == 0 || bytes <= seg || !g->seen || cnt < 2)
+        return;
+    *per = (cnt + (bytes + seg - 1) / seg - 1) / ((bytes + seg - 1) / seg);
+    *np = (cnt + *per - 1) / *per;
+}
+
+/* Send cnt elements at src to dst on member i, on counter idx, in rpieces' pieces. */
+static void rsend(struct coll_grp *g, char *dst, const char *src, size_t cnt, size_t es, int idx,
+                  int i)
+{
+    size_t np, per;
+
+    rpieces(g, cnt, es, &np, &per);
+    for (size_t o = 0, j = 0; j < np; j++, o += per) {
+        size_t l = cnt - o < per ? cnt - o : per;
+        coll_put_signal(g, dst + o * es, src + o * es, l * es, idx, i);
+    }
+}
+
+/* Wait for cnt elements sent by rsend on counter idx; with acc, fold each piece into
+ * acc from s as it arrives (one sender delivers its pieces in order). */
+static void rrecv(struct coll_grp *g, char *acc, const char *s, size_t cnt, size_t es, int idx,
+                  enum coll_op op, enum coll_type type)
+{
+    size_t np, per;
+    uint64_t *f = &g->flags[idx];
+
+    rpieces(g, cnt, es, &np, &per);
+    if (np == 1 || !acc) {
+        coll_wait(g, idx, np);
+        if (acc)
+            coll_op_apply(op, type, acc, s, cnt);
+        return;
+    }
+    for (size_t o = 0, j = 0; j < np; j++, o += per) {
+        size_t l = cnt - o < per ? cnt - o : per;
+        uint64_t want = g->seen[idx] + j + 1;
+        COMM_WAIT_UNTIL(__atomic_load_n(f, __ATOMIC_ACQUIRE) >= want);
+        coll_op_apply(op, type, acc + o * es, s + o * es, l);
+    }
+    coll_wait(g, idx, np);
+}
+
 static void reduce_pow2(struct coll_grp *g, char *dest, char *acc, size_t cnt, size_t es,
                         unsigned parity, int p2, enum coll_op op, enum coll_type type, int rab)
 {
@@ -58,9 +114,8 @@ static void reduce_pow2(struct coll_grp *g, char *dest, char *acc, size_t cnt, s
         for (int k = 0; k < L; k++) {
             int partner = r ^ (1 << k);
             char *s = rslot(g, parity, k);
-            coll_put_signal(g, s, acc, cnt * es, COLL_F_RD + k, partner);
-            coll_wait(g, COLL_F_RD + k, 1);
-            coll_op_apply(op, type, acc, s, cnt);
+            rsend(g, s, acc, cnt, es, COLL_F_RD + k, partner);
+            rrecv(g, acc, s, cnt, es, COLL_F_RD + k, op, type);
         }
         memcpy(dest, acc, cnt * es);
         return;
@@ -80,16 +135,17 @@ static void reduce_pow2(struct coll_grp *g, char *dest, char *acc, size_t cnt, s
         } else {
             slo = mid, shi = hi, hi = mid;
         }
-        coll_put_signal(g, s, acc + slo * es, (shi - slo) * es, COLL_F_RAB + k, partner);
-        coll_wait(g, COLL_F_RAB + k, 1);
-        coll_op_apply(op, type, acc + lo * es, s, hi - lo);
+        rsend(g, s, acc + slo * es, shi - slo, es, COLL_F_RAB + k, partner);
+        rrecv(g, acc + lo * es, s, hi - lo, es, COLL_F_RAB + k, op, type);
     }
     memcpy(dest + lo * es, acc + lo * es, (hi - lo) * es);
     for (int k = L - 1; k >= 0; k--) {
         int d = p2 >> (k + 1), partner = r ^ d;
-        coll_put_signal(g, dest + lo * es, dest + lo * es, (hi - lo) * es,
-                        COLL_F_RAB + COLL_MAX_TEAM_LOG + k, partner);
-        coll_wait(g, COLL_F_RAB + COLL_MAX_TEAM_LOG + k, 1);
+        /* the partner sends the other part of [los[k], his[k]) */
+        size_t theirs = his[k] - los[k] - (hi - lo);
+        rsend(g, dest + lo * es, dest + lo * es, hi - lo, es, COLL_F_RAB + COLL_MAX_TEAM_LOG + k,
+              partner);
+        rrecv(g, NULL, NULL, theirs, es, COLL_F_RAB + COLL_MAX_TEAM_LOG + k, op, type);
         lo = los[k];
         hi = his[k];
     }
@@ -115,17 +171,15 @@ static void reduce_tree(struct coll_grp *g, char *dest, const char *src, size_t 
 
         memcpy(acc, src + off * es, bytes);
         if (r >= p2) {
-            coll_put_signal(g, fold_slot(g, parity, rab), acc, bytes, COLL_F_PRE, r - p2);
-            coll_wait(g, COLL_F_POST, 1);
+            rsend(g, fold_slot(g, parity, rab), acc, cnt, es, COLL_F_PRE, r - p2);
+            rrecv(g, NULL, NULL, cnt, es, COLL_F_POST, op, type);
             continue;
         }
-        if (r < rem) {
-            coll_wait(g, COLL_F_PRE, 1);
-            coll_op_apply(op, type, acc, fold_slot(g, parity, rab), cnt);
-        }
+        if (r < rem)
+            rrecv(g, acc, fold_slot(g, parity, rab), cnt, es, COLL_F_PRE, op, type);
         reduce_pow2(g, d, acc, cnt, es, parity, p2, op, type, rab);
         if (r < rem)
-            coll_put_signal(g, d, d, bytes, COLL_F_POST, r + p2);
+            rsend(g, d, d, cnt, es, COLL_F_POST, r + p2);
     }
     free(acc);
 }
