@@ -50,7 +50,7 @@
     W(r, BRUCK, "bruck") W(r, LINEAR, "linear") W(r, HIER, "hier") W(r, INLINE, "inline")
 #define OFS_WORDS_MSG_CMA(W, r) W(r, AUTO, "auto") W(r, OFF, "0") W(r, ON, "1") W(r, REST, "rest")
 #define OFS_WORDS_ALLTOALL_ALGORITHM(W, r) \
-    W(r, AUTO, "auto") W(r, PAIRWISE, "pairwise") W(r, LINEAR, "linear")
+    W(r, AUTO, "auto") W(r, PAIRWISE, "pairwise") W(r, LINEAR, "linear") W(r, HIER, "hier")
 
 /* setup and symmetric memory (spec variables first) */
 OFS_ENV(SYMMETRIC_SIZE, CORE, SIZE, "512M", "1..65536T",
@@ -186,7 +186,11 @@ OFS_ENV(COLLECT_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_COLLECT_ALGORITHM,
         "blocks gathered on each "
         "node's leader, exchanged between leaders over the fabric and handed out on each node, "
         "what auto picks there; on a one-node team hier runs as auto)")
-OFS_ENV(ALLTOALL_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_ALLTOALL_ALGORITHM, "Alltoall algorithm")
+OFS_ENV(ALLTOALL_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_ALLTOALL_ALGORITHM,
+        "Alltoall algorithm (hier: for teams spanning nodes, each node's leader sends its "
+        "node's blocks for a member of another node as one transfer, the blocks within a "
+        "node copied through shared memory; what auto picks there for blocks of up to 16 KiB; "
+        "on a one-node team hier runs as auto)")
 OFS_ENV(COLL_SHM, COLL, BOOL, "1", "",
         "Collectives use shared memory directly for same-node PEs (0: only comm puts and AMOs)")
 OFS_ENV(NBC_REQS_MAX, COLL, LONG, "1024", "1..1048576",

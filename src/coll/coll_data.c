@@ -15,7 +15,8 @@
  * Data moves in pieces of at most SHMEM_COLL_SEGMENT bytes, each a put-with-signal of
  * its own: the tree and the ring forward a piece as soon as it arrived, and over the
  * OFI route no piece is larger than what goes as messages (docs/collectives.md).
- * Alltoall: pairwise exchange (step s sends to me + s, spreading the targets), linear.
+ * Alltoall: pairwise exchange (step s sends to me + s, spreading the targets), linear;
+ * for a team spanning nodes, small blocks through each node's leader (coll_hier.c).
  */
 #include "coll_internal.h"
 
@@ -27,13 +28,17 @@
 #define COLL_BCAST_SA_MIN (1024 * 1024)
 #define COLL_BCAST_SA_NMIN 16
 #define COLL_COLLECT_RING_MIN (256 * 1024) /* auto: ring from here */
+/* auto, team spanning nodes: the node-aware alltoall up to blocks of this many bytes;
+ * above, each leader's packing and sending of all its node's blocks in turn costs more
+ * than the pairs' own transfers save (docs/collectives.md) */
+#define COLL_A2A_HIER_MAX 16384
 
 /* Pieces of a transfer: at most coll_cfg.seg bytes each (0: one piece), each its own
  * put-with-signal, so that over the OFI route every piece goes as messages the target
  * applies (a larger put-with-signal is written and locally completed before its signal
  * leaves), and a tree or ring forwards a piece as soon as it has it.  0 bytes: one
  * piece (the signal alone). */
-static size_t seg_count(size_t len)
+size_t coll_seg_count(size_t len)
 {
     size_t seg = coll_cfg.seg;
     return seg == 0 || len <= seg ? 1 : (len + seg - 1) / seg;
@@ -53,10 +58,10 @@ static size_t seg_piece(size_t len, size_t j, size_t *l_p)
     return o;
 }
 
-/* len bytes at src to dst on member i, in seg_count(len) put-with-signals on idx */
-static void put_segs(struct coll_grp *g, char *dst, const char *src, size_t len, int idx, int i)
+/* len bytes at src to dst on member i, in coll_seg_count(len) put-with-signals on idx */
+void coll_put_segs(struct coll_grp *g, char *dst, const char *src, size_t len, int idx, int i)
 {
-    size_t ns = seg_count(len);
+    size_t ns = coll_seg_count(len);
 
     for (size_t j = 0; j < ns; j++) {
         size_t l, o = seg_piece(len, j, &l);
@@ -80,7 +85,7 @@ static void bcast_binomial(struct coll_grp *g, char *dest, const char *src, size
 {
     int n = g->size, v = (g->me - root + n) % n, top = 1;
     const char *from = v != 0 ? dest : src;
-    size_t ns = seg_count(len);
+    size_t ns = coll_seg_count(len);
 
     while (top < n)
         top <<= 1;
@@ -102,11 +107,11 @@ static void bcast_binomial(struct coll_grp *g, char *dest, const char *src, size
 static void bcast_linear(struct coll_grp *g, char *dest, const char *src, size_t len, int root)
 {
     if (g->me != root) {
-        coll_wait(g, g->f_bcast, seg_count(len));
+        coll_wait(g, g->f_bcast, coll_seg_count(len));
         return;
     }
     for (int s = 1; s < g->size; s++)
-        put_segs(g, dest, src, len, g->f_bcast, (root + s) % g->size);
+        coll_put_segs(g, dest, src, len, g->f_bcast, (root + s) % g->size);
 }
 
 /* Ring allgather of blocks already in place in dest; the caller barriers.  Step s sends
@@ -119,7 +124,7 @@ static void ring_blocks(struct coll_grp *g, char *dest, const size_t *offs, cons
 
     for (int s = 1; s < n; s++) {
         int b = (me - s + 1 + n) % n; /* my own block first, then what came last */
-        size_t ns = seg_count(lens[b]);
+        size_t ns = coll_seg_count(lens[b]);
         for (size_t j = 0; j < ns; j++) {
             size_t l, o = seg_piece(lens[b], j, &l);
             if (s > 1)
@@ -128,7 +133,7 @@ static void ring_blocks(struct coll_grp *g, char *dest, const size_t *offs, cons
         }
     }
     /* the last block, my right neighbour's, arrives from the left */
-    coll_wait(g, g->f_ring, got + seg_count(lens[(me + 1) % n]));
+    coll_wait(g, g->f_ring, got + coll_seg_count(lens[(me + 1) % n]));
 }
 
 static void bcast_scatter_allgather(struct coll_grp *g, char *dest, const char *src, size_t len,
@@ -151,10 +156,10 @@ static void bcast_scatter_allgather(struct coll_grp *g, char *dest, const char *
     if (g->me == root) {
         for (int s = 1; s < n; s++) {
             int m = (root + s) % n;
-            put_segs(g, dest + offs[m], src + offs[m], lens[m], g->f_bcast, m);
+            coll_put_segs(g, dest + offs[m], src + offs[m], lens[m], g->f_bcast, m);
         }
     } else {
-        coll_wait(g, g->f_bcast, seg_count(lens[g->me]));
+        coll_wait(g, g->f_bcast, coll_seg_count(lens[g->me]));
     }
     ring_blocks(g, dest, offs, lens);
     free(offs);
@@ -245,8 +250,8 @@ static uint64_t put_range(struct coll_grp *g, char *dest, const size_t *offs, co
         int run = first + cnt <= n ? cnt : n - first;
         size_t o = offs[first], l = offs[first + run - 1] + lens[first + run - 1] - o;
         if (to >= 0)
-            put_segs(g, dest + o, dest + o, l, idx, to);
-        sigs += seg_count(l);
+            coll_put_segs(g, dest + o, dest + o, l, idx, to);
+        sigs += coll_seg_count(l);
         cnt -= run;
         first = (first + run) % n;
     }
@@ -301,8 +306,8 @@ static int collectv(struct coll_grp *g, void *dest_, const void *src, const size
         uint64_t want = 0;
         for (int s = 1; s < n; s++) {
             int i = (me + s) % n;
-            put_segs(g, dest + offs[me], dest + offs[me], lens[me], g->f_ring, i);
-            want += seg_count(lens[i]);
+            coll_put_segs(g, dest + offs[me], dest + offs[me], lens[me], g->f_ring, i);
+            want += coll_seg_count(lens[i]);
         }
         coll_wait(g, g->f_ring, want);
         /* n - 1 senders on one counter: a member's next call must not signal before
@@ -376,6 +381,12 @@ void coll_grp_alltoalls(struct coll_grp *g, void *dest_, const void *src_, ptrdi
 
     if (nelems == 0)
         return;
+    /* node-aware: small blocks (auto), or forced (hier) */
+    if (g->seen && coll_hier_use(g, coll_cfg.alltoall) &&
+        (coll_cfg.alltoall == COLL_ALG_HIER || nelems * es <= COLL_A2A_HIER_MAX)) {
+        coll_hier_alltoalls(g, dest, src, dst, sst, nelems, es);
+        return;
+    }
     coll_grp_settle(g);
     for (int s = 0; s < n; s++) {
         int j = coll_cfg.alltoall == COLL_ALG_LINEAR ? s : (me + s) % n;

@@ -30,6 +30,7 @@
 #define COLL_F_TREE_UP 100     /* tree barrier: arrivals from my children */
 #define COLL_F_TREE_DOWN 101   /* tree barrier: release from my parent */
 #define COLL_F_HIER_X 102      /* node-aware collect: node blocks from the other leaders */
+#define COLL_F_HIER_A2A 103    /* node-aware alltoall: my blocks from the other leaders */
 #define COLL_F_SHM_ARRIVE 104  /* shm barrier: arrivals, on member 0 (own cache line) */
 #define COLL_F_SHM_RELEASE 112 /* shm barrier: generation released (own cache line) */
 #define COLL_F_BANN 128        /* COLL_BANN_N: ring broadcast announcements, on the root */
@@ -164,6 +165,12 @@ void coll_put_signal(struct coll_grp *g, void *dst, const void *src, size_t len,
     OFS_HIDDEN;
 
 void coll_grp_barrier(struct coll_grp *g) OFS_HIDDEN;
+/* Pieces of a transfer of len bytes: at most SHMEM_COLL_SEGMENT each (coll_data.c);
+ * coll_put_segs sends len bytes at src to dst on member i in coll_seg_count(len)
+ * put-with-signals on counter idx */
+size_t coll_seg_count(size_t len) OFS_HIDDEN;
+void coll_put_segs(struct coll_grp *g, char *dst, const char *src, size_t len, int idx, int i)
+    OFS_HIDDEN;
 /* unsynced: a same-node ring broadcast (or a node-aware collective ending with one) let
  * its root run ahead; a flat broadcast or collect whose members count their data in by
  * signals returned without its closing barrier (teams only: pSync must be free again
@@ -258,6 +265,9 @@ void coll_hier_bcast(struct coll_grp *g, void *dest, const void *src, size_t len
     OFS_HIDDEN;
 void coll_hier_collectv(struct coll_grp *g, char *dest, const size_t *offs, const size_t *lens)
     OFS_HIDDEN;
+/* alltoall(s) through each node's leader (team spanning nodes; coll_hier.c) */
+void coll_hier_alltoalls(struct coll_grp *g, char *dest, const char *src, ptrdiff_t dst,
+                         ptrdiff_t sst, size_t nelems, size_t es) OFS_HIDDEN;
 void coll_hier_reduce(struct coll_grp *g, void *dest, const void *src, size_t n, enum coll_op op,
                       enum coll_type type) OFS_HIDDEN;
 /* allreduce on a group with the algorithm alg (auto: chosen by size and shape) */

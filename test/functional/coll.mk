@@ -2,7 +2,8 @@
 COLL_TESTS = test/functional/coll_data test/functional/coll_team test/functional/coll_reduce \
 	test/functional/coll_aset test/functional/coll_lock test/functional/coll_thread \
 	test/functional/coll_members test/functional/coll_sigmix test/functional/coll_barrier \
-	test/functional/coll_lockmix test/functional/coll_teamctx test/functional/coll_bcast_burst
+	test/functional/coll_lockmix test/functional/coll_teamctx test/functional/coll_bcast_burst \
+	test/functional/coll_pieces
 check_PROGRAMS += $(COLL_TESTS)
 test_functional_coll_data_LDADD = $(TEST_LDADD)
 test_functional_coll_team_LDADD = $(TEST_LDADD)
@@ -16,4 +17,5 @@ test_functional_coll_barrier_LDADD = $(TEST_LDADD)
 test_functional_coll_lockmix_LDADD = $(TEST_LDADD)
 test_functional_coll_teamctx_LDADD = $(TEST_LDADD)
 test_functional_coll_bcast_burst_LDADD = $(TEST_LDADD)
+test_functional_coll_pieces_LDADD = $(TEST_LDADD)
 EXTRA_DIST += test/functional/coll.mk
