@@ -9,8 +9,10 @@
  * an application thread waits in shmemx_req_wait it stands by (that thread drives the
  * engine; polling too would only take the CPU and the engine's lock from it).  Otherwise
  * it makes passes; after a pass that moved nothing it sleeps on the bell when every
- * signal of the job goes through shared memory (the next signal wakes it), else it naps
- * NBC_NAP_MIN_NS doubling to NBC_NAP_MAX_NS (signals by the fabric ring no bell).
+ * signal of the job goes through shared memory (the next signal wakes it), else on the
+ * fabric's wait object (comm_wait_sleep_lib: the OFI target CQ's wait fd, woken by
+ * the next signal or get aimed at this PE) for NBC_NAP_MIN_NS doubling to NBC_NAP_MAX_NS,
+ * the bound for what rings neither (a same-node signal without the bell: sim2).
  */
 #define _GNU_SOURCE
 #include "nbc.h"
@@ -121,8 +123,9 @@ static void *thread_main(void *arg)
             } else if (coll_cfg.fast_signal) {
                 m = __atomic_load_n(&nbc_moves, __ATOMIC_ACQUIRE);
                 nbc_bell_nap(thread_busy, &m); /* nothing moves: until the next signal */
+            } else if (comm_wait_sleep_lib(nap)) {
+                nap = NBC_NAP_MIN_NS; /* woken by traffic aimed at this PE: a pass */
             } else {
-                nap_ns(nap);
                 nap = nap * 2 > NBC_NAP_MAX_NS ? NBC_NAP_MAX_NS : nap * 2;
             }
         }
