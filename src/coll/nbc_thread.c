@@ -23,6 +23,12 @@
 
 #define NBC_NAP_MIN_NS 5000L
 #define NBC_NAP_MAX_NS 200000L
+/* Naps from this long (the thread found nothing to do for about 300 us) sleep on the
+ * fabric's wait object; shorter ones are blind.  Woken by every message aimed at the
+ * PE from the first nap, the thread took the CPU and the endpoint from the application
+ * thread about to wait for the same request: post + wait over tcp;ofi_rxm measured
+ * 1.14-1.27x slower (docs/nbc.md). */
+#define NBC_NAP_FD_NS NBC_NAP_MAX_NS
 #define NBC_LINGER_NS 10000000L
 #define NBC_LINGER_NAP_NS 100000L
 
@@ -123,10 +129,11 @@ static void *thread_main(void *arg)
             } else if (coll_cfg.fast_signal) {
                 m = __atomic_load_n(&nbc_moves, __ATOMIC_ACQUIRE);
                 nbc_bell_nap(thread_busy, &m); /* nothing moves: until the next signal */
-            } else if (comm_wait_sleep_lib(nap)) {
-                nap = NBC_NAP_MIN_NS; /* woken by traffic aimed at this PE: a pass */
+            } else if (nap < NBC_NAP_FD_NS) {
+                nap_ns(nap);
+                nap = nap * 2 > NBC_NAP_FD_NS ? NBC_NAP_FD_NS : nap * 2;
             } else {
-                nap = nap * 2 > NBC_NAP_MAX_NS ? NBC_NAP_MAX_NS : nap * 2;
+                comm_wait_sleep_lib(nap); /* woken early by traffic aimed at this PE */
             }
         }
         pthread_mutex_lock(&thr.lock);
