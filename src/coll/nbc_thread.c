@@ -9,10 +9,11 @@
  * an application thread waits in shmemx_req_wait it stands by (that thread drives the
  * engine; polling too would only take the CPU and the engine's lock from it).  Otherwise
  * it makes passes; after a pass that moved nothing it sleeps on the bell when every
- * signal of the job goes through shared memory (the next signal wakes it), else on the
- * fabric's wait object (comm_wait_sleep_lib: the OFI target CQ's wait fd, woken by
- * the next signal or get aimed at this PE) for NBC_NAP_MIN_NS doubling to NBC_NAP_MAX_NS,
- * the bound for what rings neither (a same-node signal without the bell: sim2).
+ * signal of the job goes through shared memory (the next signal wakes it), else it naps
+ * NBC_NAP_MIN_NS doubling, then sleeps on the fabric's wait object NBC_NAP_MAX_NS at a
+ * time (comm_wait_sleep_lib: the OFI target CQ's wait fd, woken by the next signal or
+ * get aimed at this PE; the bound is for what rings neither, a same-node signal without
+ * the bell under sim2).
  */
 #define _GNU_SOURCE
 #include "nbc.h"

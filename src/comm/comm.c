@@ -340,9 +340,9 @@ static int comm_sleep_on(long ns, int lib)
 {
     /* one transport at most has a wait object (OFI); it sleeps for all */
     for (int t = 0; t < COMM_NTP; t++) {
-        int (*sleep)(long) = lib ? comm_tps[t]->wait_sleep_lib : comm_tps[t]->wait_sleep;
-        if (comm_g.tp_active[t] && sleep)
-            return sleep(ns);
+        int (*fn)(long) = lib ? comm_tps[t]->wait_sleep_lib : comm_tps[t]->wait_sleep;
+        if (comm_g.tp_active[t] && fn)
+            return fn(ns);
     }
     struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
     nanosleep(&ts, NULL);
