@@ -219,6 +219,9 @@ void comm_attend(int delta) OFS_HIDDEN;
 /* Sleep at most ns nanoseconds, on the OFI transport's wait object when it has one
  * (woken early by operations aimed at this PE: returns nonzero then). */
 int comm_wait_sleep(long ns) OFS_HIDDEN;
+/* The same for a thread of the library (the non-blocking collectives' engine thread):
+ * not counted as an application thread polling (docs/waiting.md, the standby rule). */
+int comm_wait_sleep_lib(long ns) OFS_HIDDEN;
 
 /*
  * ---- waiting (comm_wait.c; the schedule is ofs_backoff.h; docs/waiting.md) ----

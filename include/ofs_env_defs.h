@@ -57,7 +57,10 @@ OFS_ENV(SYMMETRIC_SIZE, CORE, SIZE, "512M", "1..65536T",
         "Bytes of symmetric heap per PE (K/M/G/T suffixes); shmem_malloc returns NULL beyond it; "
         "unset, the default is lowered (with a warning) where SHMEM_SHM_DIR cannot hold it")
 OFS_ENV(DEBUG, DEBUG, BOOL, "0", "",
-        "Print debugging messages and turn on the costlier argument checks")
+        "Print debugging messages and turn on the costlier argument checks, among them the "
+        "check of mismatched collectives: members of a team or active set calling different "
+        "collectives (or roots, counts, operators, types) as the same collective of the group "
+        "end the job with a line naming both calls instead of hanging")
 OFS_ENV(INFO, CORE, BOOL, "0", "", "Print every parameter with its value and help at init (PE 0)")
 OFS_ENV(VERSION, CORE, BOOL, "0", "", "Print the library version at init (PE 0)")
 OFS_ENV(EXIT_TIMEOUT, CORE, LONG, "60", "0..86400",

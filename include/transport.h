@@ -50,6 +50,10 @@ struct transport_ops {
      * something aimed at this PE arrives; returns nonzero when woken (or kept awake)
      * by such traffic.  NULL: the transport has no wait object (a plain sleep). */
     int (*wait_sleep)(long ns);
+    /* The same for a thread of the library that polls for itself (the engine thread of
+     * the non-blocking collectives), not for an application thread: a progress thread's
+     * stand-by rule, which trusts application threads that poll, does not count it. */
+    int (*wait_sleep_lib)(long ns);
     /* An application thread starts (TP_ATTEND_START) or stops (TP_ATTEND_END)
      * waiting in a wait loop of the library, polling as it goes (a progress thread
      * may stand by meanwhile), or stops to sleep without polling (TP_ATTEND_PAUSE:

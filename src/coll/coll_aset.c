@@ -60,6 +60,8 @@ void coll_broadcast_aset(void *dest, const void *src, size_t nelems, size_t elem
     if (PE_root < 0 || PE_root >= PE_size)
         ofs_bad_input("shmem_broadcast", "PE_root = %d is not in [0, PE_size = %d)", PE_root,
                       PE_size);
+    COLL_CHECK_ASET(NULL, &g, .kind = COLL_NBC_BCAST, .root = PE_root, .es = elem_size,
+                    .nelems = nelems);
     coll_grp_bcast(&g, dest, src, nelems * elem_size, PE_root, 0);
 }
 
@@ -69,6 +71,7 @@ void coll_fcollect_aset(void *dest, const void *src, size_t nelems, size_t elem_
     struct coll_grp g;
 
     coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
+    COLL_CHECK_ASET(NULL, &g, .kind = COLL_NBC_FCOLLECT, .es = elem_size, .nelems = nelems);
     coll_grp_fcollect(&g, dest, src, nelems * elem_size);
 }
 
@@ -80,6 +83,7 @@ void coll_collect_aset(const char *r, coll_total_check_fn check, void *dest, con
     size_t *offs, o = 0;
 
     coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
+    COLL_CHECK_ASET(NULL, &g, .kind = COLL_NBC_COLLECT, .es = elem_size, .nelems = nelems);
     offs = malloc(2 * (size_t)PE_size * sizeof(size_t));
     if (!offs)
         ofs_fatal(1, "shmem_collect: out of host memory");
@@ -106,6 +110,7 @@ void coll_alltoall_aset(void *dest, const void *src, size_t nelems, size_t elem_
     struct coll_grp g;
 
     coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
+    COLL_CHECK_ASET(NULL, &g, .kind = COLL_NBC_ALLTOALL, .es = elem_size, .nelems = nelems);
     coll_grp_alltoalls(&g, dest, src, 1, 1, nelems, elem_size);
 }
 
@@ -115,6 +120,7 @@ void coll_alltoalls_aset(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t s
     struct coll_grp g;
 
     coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
+    COLL_CHECK_ASET(NULL, &g, .kind = COLL_NBC_ALLTOALLS, .es = elem_size, .nelems = nelems);
     coll_grp_alltoalls(&g, dest, src, dst, sst, nelems, elem_size);
 }
 
@@ -128,6 +134,8 @@ void coll_reduce_aset(void *dest, const void *src, int nreduce, enum coll_op op,
     coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
     if (!coll_op_valid(op, type))
         ofs_fatal(1, "internal: reduction op %d on type %d does not exist", (int)op, (int)type);
+    COLL_CHECK_ASET(NULL, &g, .kind = COLL_NBC_REDUCE, .op = op, .type = type,
+                    .nelems = (size_t)nreduce);
     if (nreduce <= 0)
         return;
     if (g.all_local && coll_cfg.reduce != COLL_ALG_LINEAR)

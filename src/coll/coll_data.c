@@ -411,6 +411,7 @@ void coll_grp_alltoalls(struct coll_grp *g, void *dest_, const void *src_, ptrdi
 int coll_broadcast(struct coll_team *team, void *dest, const void *src, size_t nelems,
                    size_t elem_size, int root)
 {
+    COLL_CHECK(NULL, team, .kind = COLL_NBC_BCAST, .root = root, .es = elem_size, .nelems = nelems);
     coll_grp_bcast(coll_team_grp(team), dest, src, nelems * elem_size, root, 1);
     return 0;
 }
@@ -418,6 +419,7 @@ int coll_broadcast(struct coll_team *team, void *dest, const void *src, size_t n
 int coll_fcollect(struct coll_team *team, void *dest, const void *src, size_t nelems,
                   size_t elem_size)
 {
+    COLL_CHECK(NULL, team, .kind = COLL_NBC_FCOLLECT, .es = elem_size, .nelems = nelems);
     coll_grp_fcollect(coll_team_grp(team), dest, src, nelems * elem_size);
     return 0;
 }
@@ -454,6 +456,7 @@ int coll_collect(const char *r, coll_total_check_fn check, struct coll_team *tea
     int n = g->size;
     size_t *offs = malloc(2 * (size_t)n * sizeof(size_t));
 
+    COLL_CHECK(NULL, team, .kind = COLL_NBC_COLLECT, .es = elem_size, .nelems = nelems);
     if (!offs)
         ofs_fatal(1, "collect: out of host memory");
     collect_offsets(r, check, g, (uint64_t *)g->scratch, dest, nelems, nelems * elem_size, offs,
@@ -466,6 +469,7 @@ int coll_collect(const char *r, coll_total_check_fn check, struct coll_team *tea
 int coll_alltoall(struct coll_team *team, void *dest, const void *src, size_t nelems,
                   size_t elem_size)
 {
+    COLL_CHECK(NULL, team, .kind = COLL_NBC_ALLTOALL, .es = elem_size, .nelems = nelems);
     coll_grp_alltoalls(coll_team_grp(team), dest, src, 1, 1, nelems, elem_size);
     return 0;
 }
@@ -473,6 +477,7 @@ int coll_alltoall(struct coll_team *team, void *dest, const void *src, size_t ne
 int coll_alltoalls(struct coll_team *team, void *dest, const void *src, ptrdiff_t dst,
                    ptrdiff_t sst, size_t nelems, size_t elem_size)
 {
+    COLL_CHECK(NULL, team, .kind = COLL_NBC_ALLTOALLS, .es = elem_size, .nelems = nelems);
     coll_grp_alltoalls(coll_team_grp(team), dest, src, dst, sst, nelems, elem_size);
     return 0;
 }

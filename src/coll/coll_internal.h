@@ -277,4 +277,42 @@ void coll_grp_reduce(struct coll_grp *g, void *dest, const void *src, size_t n, 
 int coll_alg_parse(const char *var, const char *val, const char *const *names, const int *algs)
     OFS_HIDDEN;
 
+/* SHMEM_DEBUG's check of mismatched collectives (coll_check.c): each entry point of a
+ * collective calls COLL_CHECK (a team), COLL_CHECK_ASET (an active set) or
+ * COLL_CHECK_NBC (a post) first, with the arguments the members must pass alike; a
+ * member whose neighbour called something else as the same collective of the group ends
+ * the job naming both calls (r: the routine; NULL: "shmem_" and the kind's name).  Off,
+ * it costs one test of SHMEM_DEBUG. */
+struct coll_sig {
+    enum coll_nbc_kind kind;
+    int nb, root, exclusive;
+    int aset; /* set by coll_check_aset (names: sum_to_all) */
+    size_t es, nelems;
+    enum coll_op op;
+    enum coll_type type;
+};
+ofs_status_t coll_check_init(int nslots) OFS_HIDDEN;
+void coll_check_fini(void) OFS_HIDDEN;
+void coll_check_team(const char *r, struct coll_team *team, const struct coll_sig *s) OFS_HIDDEN;
+void coll_check_nbc(const char *r, struct coll_team *team, const struct coll_nbc_args *a)
+    OFS_HIDDEN;
+void coll_check_aset(const char *r, const struct coll_grp *g, const struct coll_sig *s) OFS_HIDDEN;
+/* shmem_team_destroy: the slot's numbers start again with its next team */
+void coll_check_team_forget(struct coll_team *team) OFS_HIDDEN;
+#define COLL_CHECK(r, team, ...)                                         \
+    do {                                                                 \
+        if (OFS_UNLIKELY(OFS_DEBUG_ON))                                  \
+            coll_check_team(r, team, &(struct coll_sig){ __VA_ARGS__ }); \
+    } while (0)
+#define COLL_CHECK_ASET(r, grp, ...)                                    \
+    do {                                                                \
+        if (OFS_UNLIKELY(OFS_DEBUG_ON))                                 \
+            coll_check_aset(r, grp, &(struct coll_sig){ __VA_ARGS__ }); \
+    } while (0)
+#define COLL_CHECK_NBC(r, team, a)      \
+    do {                                \
+        if (OFS_UNLIKELY(OFS_DEBUG_ON)) \
+            coll_check_nbc(r, team, a); \
+    } while (0)
+
 #endif

@@ -21,6 +21,8 @@ int coll_scan(struct coll_team *team, void *dest, const void *src, size_t nelems
     int last = exclusive ? g->me - 1 : g->me;
     char *acc, *tmp;
 
+    COLL_CHECK(NULL, team, .kind = COLL_NBC_SCAN, .type = type, .exclusive = exclusive,
+               .nelems = nelems);
     if (nelems == 0)
         return 0;
     acc = calloc(1, bytes); /* all-zero bytes are 0 for every arithmetic type here */

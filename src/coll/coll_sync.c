@@ -278,6 +278,8 @@ void coll_grp_barrier(struct coll_grp *g)
 
 void coll_sync_all(void)
 {
+    COLL_CHECK("shmem_barrier_all/shmem_sync_all", &shmem_internal_team_world,
+               .kind = COLL_NBC_SYNC);
     user_barrier(coll_team_grp(&shmem_internal_team_world));
 }
 
@@ -289,6 +291,7 @@ void coll_barrier_all(void)
 
 int coll_team_sync(struct coll_team *team)
 {
+    COLL_CHECK("shmem_team_sync", team, .kind = COLL_NBC_SYNC);
     user_barrier(coll_team_grp(team));
     return 0;
 }
@@ -299,6 +302,7 @@ void coll_barrier_aset(int PE_start, int logPE_stride, int PE_size, long *pSync)
 
     comm_quiet_all();
     coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
+    COLL_CHECK_ASET("shmem_barrier", &g, .kind = COLL_NBC_SYNC);
     user_barrier(&g);
 }
 
@@ -307,5 +311,6 @@ void coll_sync_aset(int PE_start, int logPE_stride, int PE_size, long *pSync)
     struct coll_grp g;
 
     coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
+    COLL_CHECK_ASET("shmem_sync", &g, .kind = COLL_NBC_SYNC);
     user_barrier(&g);
 }

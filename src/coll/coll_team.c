@@ -238,6 +238,8 @@ ofs_status_t coll_init(void)
     if (st != OFS_OK)
         return st;
     st = coll_nbc_init(); /* symmetric: before the barrier below */
+    if (st == OFS_OK)
+        st = coll_check_init(pool.nslots); /* symmetric too */
     if (st != OFS_OK)
         return st;
     /* every PE makes the same allocations in the same heap: all carve it or none; never
@@ -309,6 +311,7 @@ void coll_fini(void)
         team_free(t, 0);
     }
     coll_nbc_fini();
+    coll_check_fini();
     ofs_htab_fini(&coll_teams);
     shmem_internal_team_world.magic = shmem_internal_team_shared.magic = 0;
     team_free(&shmem_internal_team_shared, 0);
@@ -469,6 +472,7 @@ void coll_team_destroy(struct coll_team *team)
     p->ctx_pool = NULL;
     /* nobody signals or reads our counters of this team after this barrier */
     coll_grp_barrier_p2p(coll_team_grp(team));
+    coll_check_team_forget(team);
     pthread_mutex_lock(&pool.lock);
     team_free(team, 1);
     pthread_mutex_unlock(&pool.lock);

@@ -3,3 +3,4 @@ libsma_core_la_SOURCES += src/coll/coll_team.c src/coll/coll_sync.c src/coll/col
 	src/coll/coll_scan.c src/coll/coll_bring.c src/coll/coll_hier.c \
 	src/coll/nbc_engine.c src/coll/nbc_build.c src/coll/nbc_thread.c
 noinst_HEADERS += src/coll/coll_internal.h src/coll/nbc.h
+libsma_core_la_SOURCES += src/coll/coll_check.c

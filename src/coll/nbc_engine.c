@@ -492,6 +492,7 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
     struct coll_nbc_req *q;
     struct nbc_team *nt;
 
+    COLL_CHECK_NBC(r, team, a);
     *req_p = NULL;
     pthread_mutex_lock(&eng.lock);
     /* opened here, not at shmem_init: an endpoint per PE that most jobs never use */

@@ -10,7 +10,10 @@
  * engine; polling too would only take the CPU and the engine's lock from it).  Otherwise
  * it makes passes; after a pass that moved nothing it sleeps on the bell when every
  * signal of the job goes through shared memory (the next signal wakes it), else it naps
- * NBC_NAP_MIN_NS doubling to NBC_NAP_MAX_NS (signals by the fabric ring no bell).
+ * NBC_NAP_MIN_NS doubling, then sleeps on the fabric's wait object NBC_NAP_MAX_NS at a
+ * time (comm_wait_sleep_lib: the OFI target CQ's wait fd, woken by the next signal or
+ * get aimed at this PE; the bound is for what rings neither, a same-node signal without
+ * the bell under sim2).
  */
 #define _GNU_SOURCE
 #include "nbc.h"
@@ -21,6 +24,12 @@
 
 #define NBC_NAP_MIN_NS 5000L
 #define NBC_NAP_MAX_NS 200000L
+/* Naps from this long (the thread found nothing to do for about 300 us) sleep on the
+ * fabric's wait object; shorter ones are blind.  Woken by every message aimed at the
+ * PE from the first nap, the thread took the CPU and the endpoint from the application
+ * thread about to wait for the same request: post + wait over tcp;ofi_rxm measured
+ * 1.14-1.27x slower (docs/nbc.md). */
+#define NBC_NAP_FD_NS NBC_NAP_MAX_NS
 #define NBC_LINGER_NS 10000000L
 #define NBC_LINGER_NAP_NS 100000L
 
@@ -121,9 +130,11 @@ static void *thread_main(void *arg)
             } else if (coll_cfg.fast_signal) {
                 m = __atomic_load_n(&nbc_moves, __ATOMIC_ACQUIRE);
                 nbc_bell_nap(thread_busy, &m); /* nothing moves: until the next signal */
-            } else {
+            } else if (nap < NBC_NAP_FD_NS) {
                 nap_ns(nap);
-                nap = nap * 2 > NBC_NAP_MAX_NS ? NBC_NAP_MAX_NS : nap * 2;
+                nap = nap * 2 > NBC_NAP_FD_NS ? NBC_NAP_FD_NS : nap * 2;
+            } else {
+                comm_wait_sleep_lib(nap); /* woken early by traffic aimed at this PE */
             }
         }
         pthread_mutex_lock(&thr.lock);

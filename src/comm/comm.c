@@ -336,13 +336,25 @@ void comm_attend(int delta)
             comm_tps[t]->attend(delta);
 }
 
-int comm_wait_sleep(long ns)
+static int comm_sleep_on(long ns, int lib)
 {
     /* one transport at most has a wait object (OFI); it sleeps for all */
-    for (int t = 0; t < COMM_NTP; t++)
-        if (comm_g.tp_active[t] && comm_tps[t]->wait_sleep)
-            return comm_tps[t]->wait_sleep(ns);
+    for (int t = 0; t < COMM_NTP; t++) {
+        int (*fn)(long) = lib ? comm_tps[t]->wait_sleep_lib : comm_tps[t]->wait_sleep;
+        if (comm_g.tp_active[t] && fn)
+            return fn(ns);
+    }
     struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
     nanosleep(&ts, NULL);
     return 0;
+}
+
+int comm_wait_sleep(long ns)
+{
+    return comm_sleep_on(ns, 0);
+}
+
+int comm_wait_sleep_lib(long ns)
+{
+    return comm_sleep_on(ns, 1);
 }

@@ -39,3 +39,6 @@ EXTRA_DIST += test/functional/nbc_types.c.m4
 test/functional/nbc_types.c: $(srcdir)/test/functional/nbc_types.c.m4 $(MPP_M4)
 	@$(MKDIR_P) test/functional
 	$(AM_V_GEN)$(MPP_M4_RUN) $(srcdir)/test/functional/nbc_types.c.m4 > $@.tmp && mv $@.tmp $@
+# mismatched collectives under SHMEM_DEBUG=1 (test/lists/coll_check.list)
+check_PROGRAMS += test/functional/coll_mismatch
+test_functional_coll_mismatch_LDADD = $(TEST_LDADD)

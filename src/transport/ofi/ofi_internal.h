@@ -312,6 +312,7 @@ void ofi_progress_stop(void) OFS_HIDDEN;
 void ofi_progress(void) OFS_HIDDEN;
 int ofi_traffic(void) OFS_HIDDEN;
 int ofi_wait_sleep(long ns) OFS_HIDDEN;
+int ofi_wait_sleep_lib(long ns) OFS_HIDDEN;
 void ofi_attend(int delta) OFS_HIDDEN;
 void ofi_attend_ctx(int delta) OFS_HIDDEN;
 

@@ -211,5 +211,6 @@ struct transport_ops ofi_transport_ops = {
     .progress = ofi_progress,
     .traffic = ofi_traffic,
     .wait_sleep = ofi_wait_sleep,
+    .wait_sleep_lib = ofi_wait_sleep_lib,
     .attend = ofi_attend,
 };

@@ -1,0 +1,358 @@
+/*
+ * coll_check.c: under SHMEM_DEBUG, collectives that the members of a group call in
+ * different orders or with arguments that must agree and do not (a broadcast against a
+ * reduction, two roots, two counts) are a named error, not a hang or a wrong answer
+ * (docs/collectives.md, "Mismatched collectives").
+ *
+ * Every group (a team's pool slot, or an active set: PE_start, logPE_stride, PE_size)
+ * counts its collectives on each member.  Collective number s publishes its signature
+ * (kind, blocking or not, root, element size and count where the specification says they
+ * agree, operator and type) in entry s % CK_DEPTH of a symmetric board, then, after a
+ * full fence, reads the entry of the same number on its left and right neighbours in the
+ * group.  Of two neighbours calling collective s, the second to publish sees the first
+ * (each publishes before it reads), so a pair that disagrees is named by one of them
+ * before either can wait for the other; if every neighbouring pair agrees, the whole
+ * group does.  Nobody waits for a neighbour: a non-blocking post must not (requests of
+ * different teams may be posted in different orders), and the later of the two does the
+ * comparison.  A neighbour more than CK_DEPTH collectives ahead has overwritten its
+ * entry: that collective goes unchecked.
+ *
+ * The board is allocated at coll_init whether or not SHMEM_DEBUG is set (the PEs'
+ * symmetric heaps must stay alike even if they disagree on it; pages never written are
+ * never touched).  With SHMEM_DEBUG off each entry point costs the test of COLL_CHECK.
+ */
+#include "coll_internal.h"
+#include "heap.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CK_DEPTH 32       /* entries per group: how far a neighbour may run ahead */
+#define CK_ASET_GROUPS 16 /* board groups shared by the active sets (hashed) */
+#define CK_ASET_KEYS 64   /* active sets whose numbers a PE keeps; more go unchecked */
+#define CK_TRIES 1000     /* reads of an entry being rewritten before giving up on it */
+
+/* One entry, one cache line: the number, the signature, the group key, a checksum
+ * (an entry read while its owner rewrites it fails the checksum and is read again). */
+struct ck_entry {
+    uint64_t seq;
+    uint64_t w[5];
+    uint64_t key;
+    uint64_t sum;
+};
+
+static struct {
+    struct ck_entry *board; /* symmetric: (team slots + CK_ASET_GROUPS) x CK_DEPTH */
+    int nslots;
+    uint64_t *seq; /* per team slot: collectives called */
+    pthread_mutex_t lock;
+    uint64_t akey[CK_ASET_KEYS], aseq[CK_ASET_KEYS];
+} ck = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+ofs_status_t coll_check_init(int nslots)
+{
+    size_t len = (size_t)(nslots + CK_ASET_GROUPS) * CK_DEPTH * sizeof(struct ck_entry);
+    size_t ufree, ularge;
+
+    ck.nslots = nslots;
+    ck.seq = calloc((size_t)nslots, sizeof(uint64_t));
+    if (!ck.seq)
+        return OFS_ERR_NOMEM;
+    /* every PE makes the same allocation in the same heap; never at the expense of the
+     * user's SHMEM_SYMMETRIC_SIZE (then the check is off on every PE) */
+    ck.board = heap_alloc(len, 64);
+    if (ck.board) {
+        heap_user_free(&ufree, &ularge);
+        if (ularge < (size_t)ofs_g.params.SYMMETRIC_SIZE) {
+            heap_free(ck.board);
+            ck.board = NULL;
+        }
+    }
+    if (!ck.board && OFS_DEBUG_ON)
+        ofs_log_debug("coll: no room for the board of SHMEM_DEBUG's collective checks: "
+                      "mismatched collectives go unchecked");
+    return OFS_OK;
+}
+
+void coll_check_fini(void)
+{
+    if (ck.board)
+        heap_free(ck.board);
+    ck.board = NULL;
+    free(ck.seq);
+    ck.seq = NULL;
+}
+
+static uint64_t ck_sum(const struct ck_entry *e)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ e->seq;
+
+    for (int i = 0; i < 5; i++)
+        h = (h ^ e->w[i]) * 0x100000001b3ull + (h >> 29);
+    return ((h ^ e->key) * 0x100000001b3ull) | 1; /* never 0: a zeroed entry fails */
+}
+
+static void ck_pack(struct ck_entry *e, const struct coll_sig *s)
+{
+    e->w[0] = (uint64_t)s->kind | (uint64_t)s->nb << 8 | (uint64_t)s->op << 16 |
+              (uint64_t)s->type << 24 | (uint64_t)s->exclusive << 32;
+    e->w[1] = (uint64_t)(int64_t)s->root;
+    e->w[2] = s->es;
+    e->w[3] = s->nelems;
+    e->w[4] = 0;
+}
+
+static void ck_unpack(struct coll_sig *s, const struct ck_entry *e)
+{
+    s->kind = (enum coll_nbc_kind)(e->w[0] & 0xff);
+    s->nb = (int)((e->w[0] >> 8) & 0xff);
+    s->op = (enum coll_op)((e->w[0] >> 16) & 0xff);
+    s->type = (enum coll_type)((e->w[0] >> 24) & 0xff);
+    s->exclusive = (int)((e->w[0] >> 32) & 0xff);
+    s->root = (int)(int64_t)e->w[1];
+    s->es = e->w[2];
+    s->nelems = e->w[3];
+}
+
+/* the arguments the specification says every member passes alike */
+static int ck_agree(const struct coll_sig *a, const struct coll_sig *b)
+{
+    if (a->kind != b->kind || a->nb != b->nb)
+        return 0;
+    switch (a->kind) {
+    case COLL_NBC_BCAST: return a->root == b->root && a->es * a->nelems == b->es * b->nelems;
+    case COLL_NBC_FCOLLECT:
+    case COLL_NBC_ALLTOALL: return a->es * a->nelems == b->es * b->nelems;
+    case COLL_NBC_ALLTOALLS: return a->es == b->es && a->nelems == b->nelems;
+    case COLL_NBC_REDUCE: return a->op == b->op && a->type == b->type && a->nelems == b->nelems;
+    case COLL_NBC_SCAN:
+        return a->type == b->type && a->exclusive == b->exclusive && a->nelems == b->nelems;
+    default: /* sync, collect (the members' counts may differ) */ return 1;
+    }
+}
+
+static const char *const ck_op_names[COLL_OP_COUNT] = { "and", "or",  "xor", "max",
+                                                        "min", "sum", "prod" };
+static const char *const ck_type_names[COLL_T_COUNT] = {
+    "char",  "schar",  "short",      "int",      "long",      "longlong", "ptrdiff",
+    "uchar", "ushort", "uint",       "ulong",    "ulonglong", "int8",     "int16",
+    "int32", "int64",  "uint8",      "uint16",   "uint32",    "uint64",   "size",
+    "float", "double", "longdouble", "complexf", "complexd"
+};
+
+/* the routine's name without its prefix: "broadcast", "sum_reduce", "sum_exscan" */
+static const char *ck_name(const struct coll_sig *s, char *buf, size_t len)
+{
+    static const char *const names[] = { "sync",     "broadcast", "collect", "fcollect",
+                                         "alltoall", "alltoalls", "reduce",  "scan" };
+    unsigned k = (unsigned)s->kind;
+
+    if (s->kind == COLL_NBC_REDUCE)
+        snprintf(buf, len, "%s_%s", (unsigned)s->op < COLL_OP_COUNT ? ck_op_names[s->op] : "?",
+                 s->aset ? "to_all" : "reduce");
+    else if (s->kind == COLL_NBC_SCAN)
+        snprintf(buf, len, "sum_%sscan", s->exclusive ? "ex" : "in");
+    else
+        snprintf(buf, len, "%s", k < sizeof(names) / sizeof(names[0]) ? names[k] : "?");
+    return buf;
+}
+
+/* "broadcast(root 0, 64 bytes)", "sum_reduce_nb(int, 16 elems)" */
+static void ck_describe(const struct coll_sig *s, char *buf, size_t len)
+{
+    char name[32];
+    const char *nb = s->nb ? "_nb" : "";
+    const char *tn = (unsigned)s->type < COLL_T_COUNT ? ck_type_names[s->type] : "?";
+    size_t bytes = s->es * s->nelems;
+
+    ck_name(s, name, sizeof(name));
+    switch (s->kind) {
+    case COLL_NBC_BCAST:
+        snprintf(buf, len, "%s%s(root %d, %zu bytes)", name, nb, s->root, bytes);
+        break;
+    case COLL_NBC_COLLECT: snprintf(buf, len, "%s%s(%zu bytes)", name, nb, bytes); break;
+    case COLL_NBC_FCOLLECT:
+    case COLL_NBC_ALLTOALL: snprintf(buf, len, "%s%s(%zu bytes per PE)", name, nb, bytes); break;
+    case COLL_NBC_ALLTOALLS:
+        snprintf(buf, len, "%s%s(%zu elems of %zu bytes per PE)", name, nb, s->nelems, s->es);
+        break;
+    case COLL_NBC_REDUCE:
+    case COLL_NBC_SCAN: snprintf(buf, len, "%s%s(%s, %zu elems)", name, nb, tn, s->nelems); break;
+    default: snprintf(buf, len, "%s%s", name, nb); break;
+    }
+}
+
+/* my entry for number seq: invalid while it is written (seq 0), then the checksum */
+static void ck_publish(struct ck_entry *e, uint64_t seq, uint64_t key, const struct coll_sig *s)
+{
+    struct ck_entry n;
+
+    n.seq = seq;
+    n.key = key;
+    ck_pack(&n, s);
+    n.sum = ck_sum(&n);
+    __atomic_store_n(&e->seq, 0, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    for (int i = 0; i < 5; i++)
+        __atomic_store_n(&e->w[i], n.w[i], __ATOMIC_RELAXED);
+    __atomic_store_n(&e->key, n.key, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->sum, n.sum, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->seq, seq, __ATOMIC_RELEASE);
+}
+
+/* pe's entry at addr: 1 and *out when it holds number seq of group key, else 0 (pe has
+ * not got there yet, or is more than CK_DEPTH ahead) */
+static int ck_fetch(struct ck_entry *out, const struct ck_entry *addr, int pe, uint64_t seq,
+                    uint64_t key)
+{
+    const struct ck_entry *p = comm_ptr(addr, pe);
+
+    for (int t = 0; t < CK_TRIES; t++) {
+        if (p) {
+            out->seq = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
+            for (int i = 0; i < 5; i++)
+                out->w[i] = __atomic_load_n(&p->w[i], __ATOMIC_RELAXED);
+            out->key = __atomic_load_n(&p->key, __ATOMIC_RELAXED);
+            out->sum = __atomic_load_n(&p->sum, __ATOMIC_RELAXED);
+            __atomic_thread_fence(__ATOMIC_ACQUIRE);
+            if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) != out->seq)
+                continue;
+        } else {
+            comm_get(COMM_CTX_DEFAULT, out, addr, sizeof(*out), pe);
+        }
+        if (out->seq != 0 && out->sum == ck_sum(out))
+            return out->seq == seq && out->key == key;
+        if (t > 16)
+            sched_yield(); /* its owner is between two stores: let it finish */
+    }
+    return 0;
+}
+
+static void ck_check(const char *r, const char *group, struct ck_entry *row, uint64_t key,
+                     uint64_t seq, int size, int me, int (*pe_of)(const void *, int),
+                     const void *arg, const struct coll_sig *s)
+{
+    struct ck_entry *mine = &row[seq % CK_DEPTH], theirs;
+    int nbr[2] = { (me + size - 1) % size, (me + 1) % size };
+
+    ck_publish(mine, seq, key, s);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST); /* published before any look at a neighbour */
+    for (int k = 0; k < 2; k++) {
+        struct coll_sig o;
+        char a[96], b[96], name[32], full[48];
+        int pe = pe_of(arg, nbr[k]);
+
+        if (nbr[k] == me || (k == 1 && nbr[1] == nbr[0]))
+            continue;
+        if (!ck_fetch(&theirs, mine, pe, seq, key))
+            continue;
+        ck_unpack(&o, &theirs);
+        o.aset = s->aset;
+        if (ck_agree(s, &o))
+            continue;
+        ck_describe(s, a, sizeof(a));
+        ck_describe(&o, b, sizeof(b));
+        if (!r) {
+            snprintf(full, sizeof(full), "shmem_%s%s", ck_name(s, name, sizeof(name)),
+                     s->nb ? "_nb" : "");
+            r = full;
+        }
+        ofs_bad_input(r,
+                      "collective #%llu on %s: this PE (%d) called %s, PE %d called %s "
+                      "(SHMEM_DEBUG: the members of a team or active set must call the same "
+                      "collectives in the same order with matching arguments)",
+                      (unsigned long long)seq, group, ofs_g.my_pe, a, pe, b);
+    }
+}
+
+static int ck_team_pe(const void *arg, int i)
+{
+    return coll_team_world_pe((const struct coll_team *)arg, i);
+}
+
+void coll_check_team(const char *r, struct coll_team *team, const struct coll_sig *s)
+{
+    char group[48];
+    uint64_t seq;
+
+    if (!ck.board || team->my_pe < 0 || team->size < 2 || team->id < 0 || team->id >= ck.nslots)
+        return;
+    seq = __atomic_add_fetch(&ck.seq[team->id], 1, __ATOMIC_RELAXED);
+    if (team == &shmem_internal_team_world)
+        snprintf(group, sizeof(group), "SHMEM_TEAM_WORLD");
+    else if (team == &shmem_internal_team_shared)
+        snprintf(group, sizeof(group), "SHMEM_TEAM_SHARED");
+    else
+        snprintf(group, sizeof(group), "team %d", team->id);
+    ck_check(r, group, ck.board + (size_t)team->id * CK_DEPTH, (uint64_t)team->id + 1, seq,
+             team->size, team->my_pe, ck_team_pe, team, s);
+}
+
+void coll_check_nbc(const char *r, struct coll_team *team, const struct coll_nbc_args *a)
+{
+    struct coll_sig s = { .kind = a->kind,
+                          .nb = 1,
+                          .root = a->root,
+                          .es = a->es,
+                          .nelems = a->nelems,
+                          .op = a->op,
+                          .type = a->type,
+                          .exclusive = a->exclusive };
+
+    if (a->kind != COLL_NBC_REDUCE)
+        s.op = 0;
+    if (a->kind != COLL_NBC_REDUCE && a->kind != COLL_NBC_SCAN)
+        s.type = 0;
+    coll_check_team(r, team, &s);
+}
+
+struct ck_aset {
+    int start, stride;
+};
+
+static int ck_aset_pe(const void *arg, int i)
+{
+    const struct ck_aset *a = arg;
+    return a->start + i * a->stride;
+}
+
+void coll_check_aset(const char *r, const struct coll_grp *g, const struct coll_sig *s)
+{
+    /* coll_aset_grp checked the set: at most 2^16 PEs, a stride of at most 2^30 */
+    int log = __builtin_ctz((unsigned)g->stride);
+    uint64_t key = (uint64_t)g->start | (uint64_t)g->size << 24 | (uint64_t)log << 48 | 1ull << 63;
+    uint64_t seq = 0, h = key * 0x9e3779b97f4a7c15ull;
+    struct ck_aset a = { g->start, g->stride };
+    struct coll_sig as = *s;
+    char group[96];
+
+    if (!ck.board || g->size < 2)
+        return;
+    as.aset = 1;
+    pthread_mutex_lock(&ck.lock);
+    for (int i = 0; i < CK_ASET_KEYS; i++) {
+        if (ck.akey[i] == 0)
+            ck.akey[i] = key;
+        if (ck.akey[i] == key) {
+            seq = ++ck.aseq[i];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&ck.lock);
+    if (!seq)
+        return; /* more active sets than the PE keeps numbers of */
+    snprintf(group, sizeof(group), "the active set (PE_start %d, logPE_stride %d, PE_size %d)",
+             g->start, log, g->size);
+    ck_check(r, group, ck.board + (size_t)(ck.nslots + (int)(h >> 60) % CK_ASET_GROUPS) * CK_DEPTH,
+             key, seq, g->size, g->me, ck_aset_pe, &a, &as);
+}
+
+void coll_check_team_forget(struct coll_team *team)
+{
+    if (!OFS_DEBUG_ON || !ck.board || team->id < 0 || team->id >= ck.nslots)
+        return;
+    memset(ck.board + (size_t)team->id * CK_DEPTH, 0, CK_DEPTH * sizeof(struct ck_entry));
+    __atomic_store_n(&ck.seq[team->id], 0, __ATOMIC_RELAXED);
+}
