@@ -12,9 +12,12 @@
  * - broadcast: every member gets the root's source (linear; the root answers nothing).
  * - fcollect, collect, alltoall(s): every member gets its blocks from every other member;
  *   collect first reads each member's published length.
- * - reduce, scans: every member gets the sources it needs into private buffers and
- *   reduces them in member order 0, 1, ..., so every PE computes the same result with the
- *   same rounding.
+ * - small reductions: recursive doubling (or, on one node, all to all) through a landing
+ *   area that needs no answers (nbc.h: nbc_rland); on one node above 1 KiB, in place as
+ *   the blocking shared-memory one; else reduce-scatter + allgather by get.
+ * - scans (and reductions without a landing area): every member gets the sources it needs
+ *   into private buffers and reduces them in member order 0, 1, ..., so every PE computes
+ *   the same result with the same rounding.
  * Linear algorithms: the teams this targets are small (1-8 PEs here); a tree or ring
  * builder can replace any of these without touching the engine.
  */
@@ -32,6 +35,29 @@
 /* eager through shared memory only up to this: beyond it the second copy (out of the
  * landing area) costs more than the handshake it saves (docs/nbc.md) */
 #define NBC_EAGER_SHM_MAX 1024
+
+/* small reductions on 3 members or more by recursive doubling (build_reduce_rd) rather
+ * than all to all, unless every member is mapped and signals go by CPU atomics (where a
+ * signal costs no message): fewer messages in all, as fast or faster over tcp (docs/nbc.md) */
+static int nbc_reduce_rd(struct nbc_team *nt)
+{
+    return !(coll_cfg.fast_signal && coll_team_grp(nt->team)->all_local);
+}
+
+/* largest reduction by recursive doubling: its blocks (one a round, and the fold's) fit in
+ * a part of the reduction landing area, and NBC_REDUCE_RS_MIN at most */
+static size_t rd_max(struct nbc_team *nt)
+{
+    size_t blocks = 0, lim = NBC_REDUCE_RS_MIN;
+    int p2 = 1;
+
+    for (; p2 * 2 <= nt->team->size; p2 *= 2)
+        blocks++;
+    blocks += p2 < nt->team->size;
+    if (nbc_rland_len() / blocks < lim)
+        lim = (nbc_rland_len() / blocks) & ~(size_t)63;
+    return lim;
+}
 
 static int grow(void **p, uint32_t *cap, size_t elem)
 {
@@ -192,13 +218,29 @@ static int build_eager_data(struct nbc_sched *s, struct nbc_team *nt, const stru
     return 0;
 }
 
-/* reduction: every source to every member, folded in member order out of the landing
- * areas; the result goes to dest (which may be source) once every put has read it */
+/* my block into member j's reduction landing area (part r mod 2, at off), with RED */
+static int red_put(struct nbc_sched *s, struct nbc_team *nt, uint64_t r, size_t off, int j,
+                   const void *src, size_t len, int dep)
+{
+    struct nbc_op op = { .kind = NBC_OP_PUTSIG,
+                         .cls = NBC_C_RED,
+                         .peer = j,
+                         .dst = nbc_rland(nt, r, off),
+                         .src = src,
+                         .len = len };
+    return nbc_add(s, &op, 1, &dep);
+}
+
+/* reduction, all to all: my source to every member's reduction landing area, then every
+ * member's block folded in member order (every PE computes the same result with the same
+ * rounding); the result goes to dest (which may be source) once every put has read it.
+ * Nobody answers (nbc_rland), so one message per pair. */
 static int build_eager_reduce(struct nbc_sched *s, struct nbc_team *nt,
                               const struct coll_nbc_args *a, int *idx)
 {
     int n = nt->team->size, me = nt->team->my_pe, prev = -1, np = 0;
     size_t len = a->nelems * a->es;
+    uint64_t r = nt->nred++;
     char *acc;
 
     if (!nbc_tmp_get(s, len))
@@ -206,22 +248,76 @@ static int build_eager_reduce(struct nbc_sched *s, struct nbc_team *nt,
     s->mem += len;
     acc = s->tmp;
     for (int k = 1; k < n; k++)
-        if ((idx[np++] = eager_put(s, nt, (me + k) % n, a->src, len)) < 0)
+        if ((idx[np++] = red_put(s, nt, r, (size_t)me * len, (me + k) % n, a->src, len, -1)) < 0)
             return -1;
     for (int j = 0; j < n; j++) {
-        const char *term = j == me ? a->src : nbc_land(nt, j, nt->erecv[j]++);
-        int deps[2] = { prev, j == me ? -1 : eager_wait(s, nt, j) };
+        const char *term = j == me ? a->src : nbc_rland(nt, r, (size_t)j * len);
+        int deps[2] = { prev, j == me ? -1 : nbc_add_wait(s, nt, NBC_C_RED, j, 0, NULL) };
         if (j != me && deps[1] < 0)
             return -1;
         prev = add_fold(s, acc, term, len, a->nelems, a->op, a->type, j, deps);
         if (prev < 0)
             return -1;
     }
-    for (int j = 0; j < n; j++)
-        if (j != me && add_sig(s, NBC_C_DATA, j, prev) < 0)
-            return -1;
     idx[np++] = prev;
     return len && add_copy(s, a->dest, acc, len, np, idx) < 0 ? -1 : 0;
+}
+
+/* reduction by recursive doubling, as the blocking one over the fabric (coll_reduce.c):
+ * round k exchanges the partial result with member me ^ 2^k through the reduction landing
+ * areas; a team of n = p2 + rem members first folds member p2 + i into member i, which
+ * sends it the result at the end.  log2(p2) messages per member in as many steps instead
+ * of n - 1 at once; both partners of a round fold the same two values (the operators are
+ * commutative), so every member ends with the same result. */
+static int build_reduce_rd(struct nbc_sched *s, struct nbc_team *nt, const struct coll_nbc_args *a)
+{
+    int n = nt->team->size, me = nt->team->my_pe, p2 = 1, prev, w, deps[2];
+    int L = 0; /* rounds: the block of round k at k x len, the fold's at L x len */
+    size_t len = a->nelems * a->es;
+    uint64_t r = nt->nred++;
+    struct nbc_op fold = {
+        .kind = NBC_OP_REDUCE, .nel = a->nelems, .rop = (uint8_t)a->op, .rtype = (uint8_t)a->type
+    };
+    char *acc;
+
+    while (p2 * 2 <= n)
+        p2 *= 2, L++;
+    if (me >= p2) { /* folded in: my source to member me - p2, the result back */
+        int p = red_put(s, nt, r, (size_t)L * len, me - p2, a->src, len, -1);
+        deps[0] = p;
+        deps[1] = nbc_add_wait(s, nt, NBC_C_RED, me - p2, 0, NULL);
+        if (p < 0 || deps[1] < 0)
+            return -1;
+        return len && add_copy(s, a->dest, nbc_rland(nt, r, (size_t)L * len), len, 2, deps) < 0 ? -1
+                                                                                                : 0;
+    }
+    if (!nbc_tmp_get(s, len ? len : 1))
+        return -1;
+    s->mem += len;
+    acc = s->tmp;
+    fold.dst = acc;
+    if ((prev = add_copy(s, acc, a->src, len, 0, NULL)) < 0)
+        return -1;
+    if (me + p2 < n) {
+        deps[0] = prev;
+        deps[1] = nbc_add_wait(s, nt, NBC_C_RED, me + p2, 0, NULL);
+        fold.src = nbc_rland(nt, r, (size_t)L * len);
+        if (deps[1] < 0 || (prev = nbc_add(s, &fold, 2, deps)) < 0)
+            return -1;
+    }
+    for (int k = 0; k < L; k++) {
+        int j = me ^ (1 << k);
+        deps[0] = red_put(s, nt, r, (size_t)k * len, j, acc, len, prev);
+        deps[1] = nbc_add_wait(s, nt, NBC_C_RED, j, 0, NULL);
+        fold.src = nbc_rland(nt, r, (size_t)k * len);
+        if (deps[0] < 0 || deps[1] < 0 || (prev = nbc_add(s, &fold, 2, deps)) < 0)
+            return -1;
+    }
+    if (me + p2 < n && red_put(s, nt, r, (size_t)L * len, me + p2, acc, len, prev) < 0)
+        return -1;
+    /* dest may be source: my source was read by the first copy */
+    w = len ? add_copy(s, a->dest, acc, len, 1, &prev) : 0;
+    return w < 0 ? -1 : 0;
 }
 
 static int build_sync(struct nbc_sched *s, struct nbc_team *nt)
@@ -524,6 +620,10 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
         if (n > 1 && len > NBC_REDUCE_SHM_MIN && coll_cfg.fast_signal &&
             coll_team_grp(nt->team)->all_local) {
             rc = build_reduce_shm(s, nt, a, idx);
+            break;
+        }
+        if (n > 2 && len <= rd_max(nt) && nbc_reduce_rd(nt)) {
+            rc = build_reduce_rd(s, nt, a);
             break;
         }
         if (n > 2 && len >= NBC_REDUCE_RS_MIN) {

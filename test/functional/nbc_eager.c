@@ -4,7 +4,12 @@
  * shmem_team_destroy.  Rounds of up to six small requests outstanding at once (more than
  * the depth) with a rotating root and values that change every round, a large broadcast
  * every few rounds, then the same on a team that is destroyed and made again in the
- * same slot. */
+ * same slot.  With the argument "red": rounds of small reductions only (their landing
+ * area has two parts used in turn and nobody answers: a member may run one reduction
+ * ahead), of sizes that take every small algorithm (all to all, recursive doubling with
+ * and without the fold of a non-power-of-two team, in place through shared memory),
+ * outstanding six at a time, a member late by turns, blocking reductions on the world team
+ * in between (on a copy of it; then on all but PE 0 without them). */
 #include <shmemx.h>
 #include <string.h>
 #include <time.h>
@@ -81,10 +86,71 @@ static void rounds(shmem_team_t t, int salt)
     }
 }
 
-int main(void)
+#define RN 512 /* longs of the largest small reduction */
+static long rsrc[OUT][RN], rdst[OUT][RN], bsrc[RN], bdst[RN];
+
+static void red_rounds(shmem_team_t t, int blocking)
+{
+    static const int sizes[] = { 1, 16, 130, 512, 3, 300 };
+    int n = shmem_team_n_pes(t), tme = shmem_team_my_pe(t);
+
+    for (int round = 0; round < 30; round++) {
+        shmemx_req_h r[OUT];
+
+        for (int k = 0; k < OUT; k++)
+            for (int i = 0; i < sizes[k]; i++)
+                rsrc[k][i] = val(tme, round, k, i);
+        if (round % 2 && tme == round % n) {
+            struct timespec ts = { 0, 500000 };
+            nanosleep(&ts, NULL);
+        }
+        for (int k = 0; k < OUT; k++) {
+            long *d = k == 4 ? rsrc[k] : rdst[k]; /* in place */
+            CHECK(shmemx_long_sum_reduce_nb(t, d, rsrc[k], (size_t)sizes[k], &r[k]) == 0);
+            if (k == 2 && blocking) { /* a blocking reduction on another team meanwhile */
+                for (int i = 0; i < RN; i++)
+                    bsrc[i] = me + round + i;
+                shmem_long_max_reduce(SHMEM_TEAM_WORLD, bdst, bsrc, RN);
+                CHECK(bdst[7] == shmem_n_pes() - 1 + round + 7);
+            }
+        }
+        for (int k = 0; k < OUT; k++)
+            CHECK(shmemx_req_wait(&r[round % 2 ? OUT - 1 - k : k]) == 0);
+        for (int k = 0; k < OUT; k++) {
+            const long *d = k == 4 ? rsrc[k] : rdst[k];
+            for (int i = 0; i < sizes[k]; i++) {
+                long want = 0;
+                for (int j = 0; j < n; j++)
+                    want += val(j, round, k, i);
+                if (d[i] != want) {
+                    CHECK(d[i] == want);
+                    fprintf(stderr, "PE %d round %d reduction %d element %d: %ld, expected %ld\n",
+                            me, round, k, i, d[i], want);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+int main(int argc, char **argv)
 {
     shmem_init();
     me = shmem_my_pe();
+    if (argc > 1 && strcmp(argv[1], "red") == 0) {
+        shmem_team_t t;
+        /* on a copy of the world team (the blocking reductions go on the world team), then
+         * on all but PE 0 */
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_n_pes(), NULL, 0, &t);
+        red_rounds(t, 1);
+        shmem_team_destroy(t);
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, shmem_n_pes() - 1, NULL, 0, &t);
+        if (t != SHMEM_TEAM_INVALID) {
+            red_rounds(t, 0);
+            shmem_team_destroy(t);
+        }
+        return test_finish("nbc_eager");
+    }
     rounds(SHMEM_TEAM_WORLD, 0);
     /* a team of all but PE 0, destroyed right after eager traffic, twice in its slot */
     for (int again = 0; again < 2 && shmem_n_pes() > 2; again++) {
