@@ -189,35 +189,6 @@ static int eager_take(struct nbc_sched *s, struct nbc_team *nt, int j, void *dst
     return c;
 }
 
-/* broadcast, fcollect, alltoall (a2a: my block for j is src + j x len) */
-static int build_eager_data(struct nbc_sched *s, struct nbc_team *nt, const struct coll_nbc_args *a,
-                            int a2a)
-{
-    int n = nt->team->size, me = nt->team->my_pe, bcast = a->kind == COLL_NBC_BCAST;
-    size_t len = a->nelems * a->es;
-    char *dest = a->dest;
-    const char *src = a->src;
-
-    if (bcast && me != a->root)
-        return eager_take(s, nt, a->root, dest, len) < 0 ? -1 : 0;
-    for (int k = 1; k < n; k++) {
-        int j = (me + k) % n;
-        if (eager_put(s, nt, j, a2a ? src + (size_t)j * len : src, len) < 0)
-            return -1;
-    }
-    if (bcast)
-        return dest != src && len && add_copy(s, dest, src, len, 0, NULL) < 0 ? -1 : 0;
-    if (len &&
-        add_copy(s, dest + (size_t)me * len, a2a ? src + (size_t)me * len : src, len, 0, NULL) < 0)
-        return -1;
-    for (int k = 1; k < n; k++) {
-        int j = (me + k) % n;
-        if (eager_take(s, nt, j, dest + (size_t)j * len, len) < 0)
-            return -1;
-    }
-    return 0;
-}
-
 /* my block into member j's reduction landing area (part r mod 2, at off), with RED */
 static int red_put(struct nbc_sched *s, struct nbc_team *nt, uint64_t r, size_t off, int j,
                    const void *src, size_t len, int dep)
@@ -229,6 +200,50 @@ static int red_put(struct nbc_sched *s, struct nbc_team *nt, uint64_t r, size_t 
                          .src = src,
                          .len = len };
     return nbc_add(s, &op, 1, &dep);
+}
+
+/* broadcast: the root's block into every member's landing slot; the root completes at once */
+static int build_eager_bcast(struct nbc_sched *s, struct nbc_team *nt,
+                             const struct coll_nbc_args *a)
+{
+    int n = nt->team->size, me = nt->team->my_pe;
+    size_t len = a->nelems * a->es;
+
+    if (me != a->root)
+        return eager_take(s, nt, a->root, a->dest, len) < 0 ? -1 : 0;
+    for (int k = 1; k < n; k++)
+        if (eager_put(s, nt, (me + k) % n, a->src, len) < 0)
+            return -1;
+    return a->dest != a->src && len && add_copy(s, a->dest, a->src, len, 0, NULL) < 0 ? -1 : 0;
+}
+
+/* fcollect, alltoall (a2a: my block for j is src + j x len): every member's result needs a
+ * block of every member, so they go through the area that needs no answers (nbc_rland),
+ * each block at (sender x len): one message per pair */
+static int build_eager_data(struct nbc_sched *s, struct nbc_team *nt, const struct coll_nbc_args *a,
+                            int a2a)
+{
+    int n = nt->team->size, me = nt->team->my_pe;
+    size_t len = a->nelems * a->es;
+    uint64_t r = nt->nred++;
+    char *dest = a->dest;
+    const char *src = a->src;
+
+    for (int k = 1; k < n; k++) {
+        int j = (me + k) % n;
+        if (red_put(s, nt, r, (size_t)me * len, j, a2a ? src + (size_t)j * len : src, len, -1) < 0)
+            return -1;
+    }
+    if (len &&
+        add_copy(s, dest + (size_t)me * len, a2a ? src + (size_t)me * len : src, len, 0, NULL) < 0)
+        return -1;
+    for (int k = 1; k < n; k++) {
+        int j = (me + k) % n, w = nbc_add_wait(s, nt, NBC_C_RED, j, 0, NULL);
+        if (w < 0 || (len && add_copy(s, dest + (size_t)j * len, nbc_rland(nt, r, (size_t)j * len),
+                                      len, 1, &w) < 0))
+            return -1;
+    }
+    return 0;
 }
 
 /* reduction, all to all: my source to every member's reduction landing area, then every
@@ -493,7 +508,7 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
 
     case COLL_NBC_BCAST:
         if (eager) {
-            rc = build_eager_data(s, nt, a, 0);
+            rc = build_eager_bcast(s, nt, a);
         } else if (me == a->root) {
             memset(want, 1, (size_t)n);
             rc = ready_all(s, nt, want, -1);
