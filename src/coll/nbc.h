@@ -90,8 +90,10 @@ struct nbc_team {
     int nreq;                         /* requests of the team not yet freed */
     uint64_t *seen;                   /* NBC_NCLS x size: targets handed out */
     uint64_t *owed;  /* by member: DATA answers to my eager puts not yet waited for */
-    uint64_t *esent; /* by member: eager blocks sent to it (its landing slot: mod depth) */
-    uint64_t *erecv; /* by member: eager blocks taken from it */
+    uint64_t *esent; /* by member: eager blocks sent to it */
+    uint64_t *erecv; /* by member: the unit of my landing area where its next block lands */
+    uint64_t *ecur;  /* by member: the unit of its landing area where my next block goes */
+    uint64_t *eunit; /* by member, NBC_EAGER_UNITS each: 1 + my block last put in that unit */
     uint64_t nred;   /* small reductions through the reduction landing area (nbc_rland) */
 };
 
@@ -135,16 +137,21 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a) OF
 /* len bytes of private memory for s->tmp (s->tmp_len set): a buffer that an earlier
  * request released is reused (a fresh large malloc costs page faults every time) */
 void *nbc_tmp_get(struct nbc_sched *s, size_t len) OFS_HIDDEN;
-/* Eager: a block of up to nbc_eager_len() bytes goes with its READY signal into the
- * receiver's landing area, in the sender's part (NBC_EAGER_DEPTH slots used in turn; the
- * same addresses on every PE); the receiver copies it out and answers DATA.  The sender
- * does not wait for the answer in that request (owed): its eager put that reuses the
- * slot waits for it, as does its next DATA wait for that member, so a request completes
- * after one message per pair and a sender runs up to NBC_EAGER_DEPTH requests ahead. */
-#define NBC_EAGER_DEPTH 4 /* landing slots per sender: how far a sender may run ahead */
+/* Eager (broadcasts): a block of up to nbc_eager_len() bytes goes with its READY signal
+ * into the receiver's landing area, in the sender's part (the same addresses on every PE);
+ * the receiver copies it out and answers DATA.  The sender does not wait for the answer
+ * in that request (owed): its eager put that reuses the place waits for it, as does its
+ * next DATA wait for that member, so a request completes after one message per pair.
+ * A part is NBC_EAGER_UNITS units of nbc_eager_len() / NBC_EAGER_SUB bytes used in turn:
+ * a block that fits in a unit takes one, a larger one NBC_EAGER_SUB aligned units, so a
+ * sender (a broadcast's root) runs up to NBC_EAGER_UNITS small requests ahead of a slow
+ * member, NBC_EAGER_DEPTH large ones. */
+#define NBC_EAGER_DEPTH 4 /* landing slots of nbc_eager_len() bytes per sender */
+#define NBC_EAGER_SUB 4   /* units per slot */
+#define NBC_EAGER_UNITS (NBC_EAGER_DEPTH * NBC_EAGER_SUB)
 size_t nbc_eager_len(void) OFS_HIDDEN;
-/* landing slot k (mod NBC_EAGER_DEPTH) of member's part */
-char *nbc_land(struct nbc_team *nt, int member, uint64_t k) OFS_HIDDEN;
+/* unit of member's part of the landing area */
+char *nbc_land(struct nbc_team *nt, int member, uint32_t unit) OFS_HIDDEN;
 /* Small reductions (every member's result needs every member's source) land in a second
  * area, 2 parities of nbc_rland_len() bytes per team slot: in the team's r-th small
  * reduction, part r mod 2 of member i's area holds the blocks sent to i, each at an

@@ -145,28 +145,49 @@ static int add_fold(struct nbc_sched *s, char *acc, const char *term, size_t len
 
 /* ---- eager (nbc.h): one message per pair, for blocks of up to nbc_eager_len() ---- */
 
-/* my block into member j's next landing slot, with READY, once j answered the block that
- * slot held (NBC_EAGER_DEPTH eager puts ago) */
+/* the first of the units that a block of len takes at *cur (advanced past them) */
+static uint32_t eager_units(uint64_t *cur, size_t len, uint32_t *w)
+{
+    uint32_t u = (uint32_t)*cur;
+
+    *w = len <= nbc_eager_len() / NBC_EAGER_SUB ? 1 : NBC_EAGER_SUB;
+    u = (u + *w - 1) / *w * *w % NBC_EAGER_UNITS;
+    *cur = (u + *w) % NBC_EAGER_UNITS;
+    return u;
+}
+
+/* my block into member j's next landing units, with READY, once j answered the blocks
+ * those units held */
 static int eager_put(struct nbc_sched *s, struct nbc_team *nt, int j, const void *src, size_t len)
 {
+    uint32_t w, u = eager_units(&nt->ecur[j], len, &w);
+    uint64_t *units = nt->eunit + (size_t)j * NBC_EAGER_UNITS, need = 0;
     struct nbc_op op = { .kind = NBC_OP_PUTSIG,
                          .cls = NBC_C_READY,
                          .peer = j,
-                         .dst = nbc_land(nt, nt->team->my_pe, nt->esent[j]++),
+                         .dst = nbc_land(nt, nt->team->my_pe, u),
                          .src = src,
                          .len = len };
-    int w = -1, p;
+    int wt = -1, p;
 
-    if (nt->owed[j] >= NBC_EAGER_DEPTH) { /* the answer that frees this slot */
-        struct nbc_op wt = { .kind = NBC_OP_WAIT, .cls = NBC_C_DATA, .peer = j };
+    for (uint32_t i = u; i < u + w; i++)
+        if (units[i] > need)
+            need = units[i];
+    /* block need - 1 held them; the answers owed are those of the last owed[j] blocks */
+    if (need && need > nt->esent[j] - nt->owed[j]) {
+        struct nbc_op o = { .kind = NBC_OP_WAIT, .cls = NBC_C_DATA, .peer = j };
         uint64_t *seen = &nt->seen[(size_t)NBC_C_DATA * (size_t)nt->team->size + (size_t)j];
-        *seen += nt->owed[j] - (NBC_EAGER_DEPTH - 1);
-        nt->owed[j] = NBC_EAGER_DEPTH - 1;
-        wt.target = *seen;
-        if ((w = nbc_add(s, &wt, 0, NULL)) < 0)
+        uint64_t absorb = need - (nt->esent[j] - nt->owed[j]);
+        *seen += absorb;
+        nt->owed[j] -= absorb;
+        o.target = *seen;
+        if ((wt = nbc_add(s, &o, 0, NULL)) < 0)
             return -1;
     }
-    p = nbc_add(s, &op, 1, &w);
+    for (uint32_t i = u; i < u + w; i++)
+        units[i] = nt->esent[j] + 1;
+    nt->esent[j]++;
+    p = nbc_add(s, &op, 1, &wt);
     if (p >= 0)
         nt->owed[j]++;
     return p;
@@ -181,9 +202,10 @@ static int eager_wait(struct nbc_sched *s, struct nbc_team *nt, int j)
 /* member j's eager block out of my landing area into dst, then the answer */
 static int eager_take(struct nbc_sched *s, struct nbc_team *nt, int j, void *dst, size_t len)
 {
+    uint32_t units;
     int w = eager_wait(s, nt, j), c;
 
-    c = add_copy(s, dst, nbc_land(nt, j, nt->erecv[j]++), len, 1, &w);
+    c = add_copy(s, dst, nbc_land(nt, j, eager_units(&nt->erecv[j], len, &units)), len, 1, &w);
     if (w < 0 || c < 0 || add_sig(s, NBC_C_DATA, j, c) < 0)
         return -1;
     return c;

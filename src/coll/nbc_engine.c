@@ -69,11 +69,12 @@ size_t nbc_eager_len(void)
     return eng.land_per;
 }
 
-char *nbc_land(struct nbc_team *nt, int member, uint64_t k)
+char *nbc_land(struct nbc_team *nt, int member, uint32_t unit)
 {
     size_t part = (size_t)nt->team->id * (size_t)ofs_g.n_pes + (size_t)member;
 
-    return eng.land + (part * NBC_EAGER_DEPTH + (size_t)(k % NBC_EAGER_DEPTH)) * eng.land_per;
+    return eng.land + part * NBC_EAGER_DEPTH * eng.land_per +
+           (size_t)unit * (eng.land_per / NBC_EAGER_SUB);
 }
 
 size_t nbc_rland_len(void)
@@ -477,7 +478,7 @@ static struct nbc_team *team_state(struct coll_team *team)
     if (!nt)
         return NULL;
     nt->seen = calloc((size_t)NBC_NCLS * (size_t)team->size, sizeof(uint64_t));
-    nt->owed = calloc(3 * (size_t)team->size, sizeof(uint64_t));
+    nt->owed = calloc((4 + NBC_EAGER_UNITS) * (size_t)team->size, sizeof(uint64_t));
     if (!nt->seen || !nt->owed) {
         free(nt->seen);
         free(nt->owed);
@@ -486,6 +487,8 @@ static struct nbc_team *team_state(struct coll_team *team)
     }
     nt->esent = nt->owed + team->size;
     nt->erecv = nt->esent + team->size;
+    nt->ecur = nt->erecv + team->size;
+    nt->eunit = nt->ecur + team->size;
     nt->team = team;
     eng.teams[team->id] = nt;
     return nt;

@@ -1,8 +1,8 @@
 /* Non-blocking collectives, the eager path (docs/nbc.md): a sender runs up to
  * NBC_EAGER_DEPTH requests ahead through its landing slots and waits for the answers it
  * is owed when it reuses a slot, at a DATA wait of a larger (get) request, and at
- * shmem_team_destroy.  Rounds of up to six small requests outstanding at once (more than
- * the depth) with a rotating root and values that change every round, a large broadcast
+ * shmem_team_destroy.  Rounds of up to twenty small requests outstanding at once (more
+ * than the landing units) with a rotating root and values that change every round, a large broadcast
  * every few rounds, then the same on a team that is destroyed and made again in the
  * same slot.  With the argument "red": rounds of small reductions only (their landing
  * area has two parts used in turn and nobody answers: a member may run one reduction
@@ -19,7 +19,7 @@
 #define NS 16   /* longs per small block: eager */
 #define NL 4096 /* longs of the large broadcast: by get */
 #define ROUNDS 60
-#define OUT 6 /* requests outstanding at once */
+#define OUT 20 /* requests outstanding at once (more than the landing units) */
 
 static long src[OUT][NS * 8], dst[OUT][NS * 8], big_src[NL], big_dst[NL];
 static int me;
@@ -38,7 +38,7 @@ static void rounds(shmem_team_t t, int salt)
         int rs = round + salt, root = round % n;
 
         for (int k = 0; k < OUT; k++)
-            for (int i = 0; i < NS * n; i++)
+            for (int i = 0; i < NS * 8; i++)
                 src[k][i] = val(tme, rs, k, i);
         /* even rounds: broadcasts only, the members post 1 ms late, so the root runs
          * ahead and must wait for the answers that free its landing slots */
@@ -48,7 +48,10 @@ static void rounds(shmem_team_t t, int salt)
         }
         for (int k = 0; k < OUT; k++) {
             switch (round % 2 == 0 ? 0 : k % 3) {
-            case 0: CHECK(shmemx_long_broadcast_nb(t, dst[k], src[k], NS, root, &r[k]) == 0); break;
+            case 0: /* the last one larger: it takes a whole landing slot, the others a unit */
+                CHECK(shmemx_long_broadcast_nb(t, dst[k], src[k], k == OUT - 1 ? NS * 8 : NS, root,
+                                               &r[k]) == 0);
+                break;
             case 1: CHECK(shmemx_long_alltoall_nb(t, dst[k], src[k], NS, &r[k]) == 0); break;
             default: CHECK(shmemx_long_sum_reduce_nb(t, dst[k], src[k], NS, &r[k]) == 0);
             }
@@ -57,7 +60,8 @@ static void rounds(shmem_team_t t, int salt)
             CHECK(shmemx_req_wait(&r[k]) == 0);
         for (int k = 0; k < OUT; k++) {
             int kind = round % 2 == 0 ? 0 : k % 3;
-            for (int i = 0; i < NS * (kind == 1 ? n : 1); i++) {
+            int cnt = kind == 1 ? NS * n : kind == 0 && k == OUT - 1 ? NS * 8 : NS;
+            for (int i = 0; i < cnt; i++) {
                 long want = 0;
                 if (kind == 0)
                     want = val(root, rs, k, i);
@@ -87,7 +91,8 @@ static void rounds(shmem_team_t t, int salt)
 }
 
 #define RN 512 /* longs of the largest small reduction */
-static long rsrc[OUT][RN], rdst[OUT][RN], bsrc[RN], bdst[RN];
+#define ROUT 6
+static long rsrc[ROUT][RN], rdst[ROUT][RN], bsrc[RN], bdst[RN];
 
 static void red_rounds(shmem_team_t t, int blocking)
 {
@@ -95,16 +100,16 @@ static void red_rounds(shmem_team_t t, int blocking)
     int n = shmem_team_n_pes(t), tme = shmem_team_my_pe(t);
 
     for (int round = 0; round < 30; round++) {
-        shmemx_req_h r[OUT];
+        shmemx_req_h r[ROUT];
 
-        for (int k = 0; k < OUT; k++)
+        for (int k = 0; k < ROUT; k++)
             for (int i = 0; i < sizes[k]; i++)
                 rsrc[k][i] = val(tme, round, k, i);
         if (round % 2 && tme == round % n) {
             struct timespec ts = { 0, 500000 };
             nanosleep(&ts, NULL);
         }
-        for (int k = 0; k < OUT; k++) {
+        for (int k = 0; k < ROUT; k++) {
             long *d = k == 4 ? rsrc[k] : rdst[k]; /* in place */
             CHECK(shmemx_long_sum_reduce_nb(t, d, rsrc[k], (size_t)sizes[k], &r[k]) == 0);
             if (k == 2 && blocking) { /* a blocking reduction on another team meanwhile */
@@ -114,9 +119,9 @@ static void red_rounds(shmem_team_t t, int blocking)
                 CHECK(bdst[7] == shmem_n_pes() - 1 + round + 7);
             }
         }
-        for (int k = 0; k < OUT; k++)
-            CHECK(shmemx_req_wait(&r[round % 2 ? OUT - 1 - k : k]) == 0);
-        for (int k = 0; k < OUT; k++) {
+        for (int k = 0; k < ROUT; k++)
+            CHECK(shmemx_req_wait(&r[round % 2 ? ROUT - 1 - k : k]) == 0);
+        for (int k = 0; k < ROUT; k++) {
             const long *d = k == 4 ? rsrc[k] : rdst[k];
             for (int i = 0; i < sizes[k]; i++) {
                 long want = 0;
