@@ -7,11 +7,14 @@
  * DATA answer.  That needs no symmetric scratch space, so several requests of a team can
  * be outstanding, and blocking collectives keep their own counters and scratch.  Blocks
  * up to nbc_eager_len() go instead with their READY into the receiver's landing area, the
- * only symmetric memory a sender writes before its receiver posted (nbc.h: eager).
+ * only symmetric memory a sender writes before its receiver posted (nbc.h: eager); those
+ * of fcollects, alltoalls and reductions into a second area that needs no answers (nbc.h:
+ * nbc_rland).
  * - team_sync: dissemination rounds (SYNC signals).
  * - broadcast: every member gets the root's source (linear; the root answers nothing).
- * - fcollect, collect, alltoall(s): every member gets its blocks from every other member;
- *   collect first reads each member's published length.
+ * - fcollect, collect, alltoall(s): every member gets its blocks from every other member
+ *   (small fcollect and alltoall blocks: pushed); collect first reads each member's
+ *   published length.
  * - small reductions: recursive doubling (or, on one node, all to all) through a landing
  *   area that needs no answers (nbc.h: nbc_rland); on one node above 1 KiB, in place as
  *   the blocking shared-memory one; else reduce-scatter + allgather by get.
