@@ -214,8 +214,9 @@ OFS_ENV(NBC_EAGER, COLL, SIZE, "4K", "0..64K",
         "Eager non-blocking broadcast, fcollect, alltoall and reduction: a block of up to this "
         "many bytes goes with its signal into a landing area of the receiver at the post, one "
         "message per pair, instead of by get after a handshake (rounded down to 64 bytes and "
-        "to 8 KiB / n_pes: each team slot reserves 4 landing slots per PE, at most 32 KiB; "
-        "through shared memory at most 1 KiB, where a get is one copy; 0: always by get)")
+        "to 8 KiB / n_pes: each team slot reserves 4 landing slots per PE for broadcasts, at "
+        "most 32 KiB, and 2 per PE for the others, at most 16 KiB; through shared memory at "
+        "most 1 KiB, where a get is one copy; 0: always by get)")
 OFS_ENV(COLL_SEGMENT, COLL, SIZE, "16K", "0..1G",
         "Blocking broadcast, collect, fcollect and the reductions' exchanges over the fabric "
         "send their data in pieces of at most this many bytes, each with its own signal, and "

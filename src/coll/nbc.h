@@ -18,6 +18,7 @@
  *   READY  "my source is posted: read it" (then also my published length)
  *   DATA   "I finished reading your source" (or: the data I put is there)
  *   SYNC   team_sync rounds (no data)
+ *   RED    a small reduction's block in my reduction landing area (nbc_rland): no answer
  * A DATA signal of request k+1 from j needs my READY of k+1, sent only after my request k
  * completed, so it cannot stand in for one of request k still in flight.
  */
@@ -26,7 +27,7 @@
 
 #include "coll_internal.h"
 
-enum nbc_cls { NBC_C_READY, NBC_C_DATA, NBC_C_SYNC, NBC_NCLS };
+enum nbc_cls { NBC_C_READY, NBC_C_DATA, NBC_C_SYNC, NBC_C_RED, NBC_NCLS };
 
 enum nbc_op_kind {
     NBC_OP_SIG,    /* signal class cls on member peer */
@@ -89,8 +90,11 @@ struct nbc_team {
     int nreq;                         /* requests of the team not yet freed */
     uint64_t *seen;                   /* NBC_NCLS x size: targets handed out */
     uint64_t *owed;  /* by member: DATA answers to my eager puts not yet waited for */
-    uint64_t *esent; /* by member: eager blocks sent to it (its landing slot: mod depth) */
-    uint64_t *erecv; /* by member: eager blocks taken from it */
+    uint64_t *esent; /* by member: eager blocks sent to it */
+    uint64_t *erecv; /* by member: the unit of my landing area where its next block lands */
+    uint64_t *ecur;  /* by member: the unit of its landing area where my next block goes */
+    uint64_t *eunit; /* by member, NBC_EAGER_UNITS each: 1 + my block last put in that unit */
+    uint64_t nred;   /* small reductions through the reduction landing area (nbc_rland) */
 };
 
 struct nbc_sched {
@@ -133,16 +137,31 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a) OF
 /* len bytes of private memory for s->tmp (s->tmp_len set): a buffer that an earlier
  * request released is reused (a fresh large malloc costs page faults every time) */
 void *nbc_tmp_get(struct nbc_sched *s, size_t len) OFS_HIDDEN;
-/* Eager: a block of up to nbc_eager_len() bytes goes with its READY signal into the
- * receiver's landing area, in the sender's part (NBC_EAGER_DEPTH slots used in turn; the
- * same addresses on every PE); the receiver copies it out and answers DATA.  The sender
- * does not wait for the answer in that request (owed): its eager put that reuses the
- * slot waits for it, as does its next DATA wait for that member, so a request completes
- * after one message per pair and a sender runs up to NBC_EAGER_DEPTH requests ahead. */
-#define NBC_EAGER_DEPTH 4 /* landing slots per sender: how far a sender may run ahead */
+/* Eager (broadcasts): a block of up to nbc_eager_len() bytes goes with its READY signal
+ * into the receiver's landing area, in the sender's part (the same addresses on every PE);
+ * the receiver copies it out and answers DATA.  The sender does not wait for the answer
+ * in that request (owed): its eager put that reuses the place waits for it, as does its
+ * next DATA wait for that member, so a request completes after one message per pair.
+ * A part is NBC_EAGER_UNITS units of nbc_eager_len() / NBC_EAGER_SUB bytes used in turn:
+ * a block that fits in a unit takes one, a larger one NBC_EAGER_SUB aligned units, so a
+ * sender (a broadcast's root) runs up to NBC_EAGER_UNITS small requests ahead of a slow
+ * member, NBC_EAGER_DEPTH large ones. */
+#define NBC_EAGER_DEPTH 4 /* landing slots of nbc_eager_len() bytes per sender */
+#define NBC_EAGER_SUB 4   /* units per slot */
+#define NBC_EAGER_UNITS (NBC_EAGER_DEPTH * NBC_EAGER_SUB)
 size_t nbc_eager_len(void) OFS_HIDDEN;
-/* landing slot k (mod NBC_EAGER_DEPTH) of member's part */
-char *nbc_land(struct nbc_team *nt, int member, uint64_t k) OFS_HIDDEN;
+/* unit of member's part of the landing area */
+char *nbc_land(struct nbc_team *nt, int member, uint32_t unit) OFS_HIDDEN;
+/* Small reductions (every member's result needs every member's source) land in a second
+ * area, 2 parities of nbc_rland_len() bytes per team slot: in the team's r-th small
+ * reduction, part r mod 2 of member i's area holds the blocks sent to i, each at an
+ * offset that one sender uses in that reduction (all to all: j x len for member j;
+ * recursive doubling: by round), and nobody answers.  A member runs reduction r only
+ * after it completed r - 1, which took a block of every member's r - 1 (directly or
+ * folded in), sent after that member completed r - 2, so the blocks of r - 2 that r
+ * overwrites have been read. */
+size_t nbc_rland_len(void) OFS_HIDDEN; /* n_pes x nbc_eager_len() */
+char *nbc_rland(struct nbc_team *nt, uint64_t r, size_t off) OFS_HIDDEN;
 /* the two published words of my copy of the team's slot (collect): the length, and where
  * the source lies, NBC_LOC(segment, offset) (a member whose own source is NULL, giving
  * nothing, reads the others' blocks from there: GETV with cls = 1) */

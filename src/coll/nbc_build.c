@@ -7,14 +7,20 @@
  * DATA answer.  That needs no symmetric scratch space, so several requests of a team can
  * be outstanding, and blocking collectives keep their own counters and scratch.  Blocks
  * up to nbc_eager_len() go instead with their READY into the receiver's landing area, the
- * only symmetric memory a sender writes before its receiver posted (nbc.h: eager).
+ * only symmetric memory a sender writes before its receiver posted (nbc.h: eager); those
+ * of fcollects, alltoalls and reductions into a second area that needs no answers (nbc.h:
+ * nbc_rland).
  * - team_sync: dissemination rounds (SYNC signals).
  * - broadcast: every member gets the root's source (linear; the root answers nothing).
- * - fcollect, collect, alltoall(s): every member gets its blocks from every other member;
- *   collect first reads each member's published length.
- * - reduce, scans: every member gets the sources it needs into private buffers and
- *   reduces them in member order 0, 1, ..., so every PE computes the same result with the
- *   same rounding.
+ * - fcollect, collect, alltoall(s): every member gets its blocks from every other member
+ *   (small fcollect and alltoall blocks: pushed); collect first reads each member's
+ *   published length.
+ * - small reductions: recursive doubling (or, on one node, all to all) through a landing
+ *   area that needs no answers (nbc.h: nbc_rland); on one node above 1 KiB, in place as
+ *   the blocking shared-memory one; else reduce-scatter + allgather by get.
+ * - scans (and reductions without a landing area): every member gets the sources it needs
+ *   into private buffers and reduces them in member order 0, 1, ..., so every PE computes
+ *   the same result with the same rounding.
  * Linear algorithms: the teams this targets are small (1-8 PEs here); a tree or ring
  * builder can replace any of these without touching the engine.
  */
@@ -32,6 +38,29 @@
 /* eager through shared memory only up to this: beyond it the second copy (out of the
  * landing area) costs more than the handshake it saves (docs/nbc.md) */
 #define NBC_EAGER_SHM_MAX 1024
+
+/* small reductions on 3 members or more by recursive doubling (build_reduce_rd) rather
+ * than all to all, unless every member is mapped and signals go by CPU atomics (where a
+ * signal costs no message): fewer messages in all, as fast or faster over tcp (docs/nbc.md) */
+static int nbc_reduce_rd(struct nbc_team *nt)
+{
+    return !(coll_cfg.fast_signal && coll_team_grp(nt->team)->all_local);
+}
+
+/* largest reduction by recursive doubling: its blocks (one a round, and the fold's) fit in
+ * a part of the reduction landing area, and NBC_REDUCE_RS_MIN at most */
+static size_t rd_max(struct nbc_team *nt)
+{
+    size_t blocks = 0, lim = NBC_REDUCE_RS_MIN;
+    int p2 = 1;
+
+    for (; p2 * 2 <= nt->team->size; p2 *= 2)
+        blocks++;
+    blocks += p2 < nt->team->size;
+    if (nbc_rland_len() / blocks < lim)
+        lim = (nbc_rland_len() / blocks) & ~(size_t)63;
+    return lim;
+}
 
 static int grow(void **p, uint32_t *cap, size_t elem)
 {
@@ -119,28 +148,49 @@ static int add_fold(struct nbc_sched *s, char *acc, const char *term, size_t len
 
 /* ---- eager (nbc.h): one message per pair, for blocks of up to nbc_eager_len() ---- */
 
-/* my block into member j's next landing slot, with READY, once j answered the block that
- * slot held (NBC_EAGER_DEPTH eager puts ago) */
+/* the first of the units that a block of len takes at *cur (advanced past them) */
+static uint32_t eager_units(uint64_t *cur, size_t len, uint32_t *w)
+{
+    uint32_t u = (uint32_t)*cur;
+
+    *w = len <= nbc_eager_len() / NBC_EAGER_SUB ? 1 : NBC_EAGER_SUB;
+    u = (u + *w - 1) / *w * *w % NBC_EAGER_UNITS;
+    *cur = (u + *w) % NBC_EAGER_UNITS;
+    return u;
+}
+
+/* my block into member j's next landing units, with READY, once j answered the blocks
+ * those units held */
 static int eager_put(struct nbc_sched *s, struct nbc_team *nt, int j, const void *src, size_t len)
 {
+    uint32_t w, u = eager_units(&nt->ecur[j], len, &w);
+    uint64_t *units = nt->eunit + (size_t)j * NBC_EAGER_UNITS, need = 0;
     struct nbc_op op = { .kind = NBC_OP_PUTSIG,
                          .cls = NBC_C_READY,
                          .peer = j,
-                         .dst = nbc_land(nt, nt->team->my_pe, nt->esent[j]++),
+                         .dst = nbc_land(nt, nt->team->my_pe, u),
                          .src = src,
                          .len = len };
-    int w = -1, p;
+    int wt = -1, p;
 
-    if (nt->owed[j] >= NBC_EAGER_DEPTH) { /* the answer that frees this slot */
-        struct nbc_op wt = { .kind = NBC_OP_WAIT, .cls = NBC_C_DATA, .peer = j };
+    for (uint32_t i = u; i < u + w; i++)
+        if (units[i] > need)
+            need = units[i];
+    /* block need - 1 held them; the answers owed are those of the last owed[j] blocks */
+    if (need && need > nt->esent[j] - nt->owed[j]) {
+        struct nbc_op o = { .kind = NBC_OP_WAIT, .cls = NBC_C_DATA, .peer = j };
         uint64_t *seen = &nt->seen[(size_t)NBC_C_DATA * (size_t)nt->team->size + (size_t)j];
-        *seen += nt->owed[j] - (NBC_EAGER_DEPTH - 1);
-        nt->owed[j] = NBC_EAGER_DEPTH - 1;
-        wt.target = *seen;
-        if ((w = nbc_add(s, &wt, 0, NULL)) < 0)
+        uint64_t absorb = need - (nt->esent[j] - nt->owed[j]);
+        *seen += absorb;
+        nt->owed[j] -= absorb;
+        o.target = *seen;
+        if ((wt = nbc_add(s, &o, 0, NULL)) < 0)
             return -1;
     }
-    p = nbc_add(s, &op, 1, &w);
+    for (uint32_t i = u; i < u + w; i++)
+        units[i] = nt->esent[j] + 1;
+    nt->esent[j]++;
+    p = nbc_add(s, &op, 1, &wt);
     if (p >= 0)
         nt->owed[j]++;
     return p;
@@ -155,50 +205,82 @@ static int eager_wait(struct nbc_sched *s, struct nbc_team *nt, int j)
 /* member j's eager block out of my landing area into dst, then the answer */
 static int eager_take(struct nbc_sched *s, struct nbc_team *nt, int j, void *dst, size_t len)
 {
+    uint32_t units;
     int w = eager_wait(s, nt, j), c;
 
-    c = add_copy(s, dst, nbc_land(nt, j, nt->erecv[j]++), len, 1, &w);
+    c = add_copy(s, dst, nbc_land(nt, j, eager_units(&nt->erecv[j], len, &units)), len, 1, &w);
     if (w < 0 || c < 0 || add_sig(s, NBC_C_DATA, j, c) < 0)
         return -1;
     return c;
 }
 
-/* broadcast, fcollect, alltoall (a2a: my block for j is src + j x len) */
+/* my block into member j's reduction landing area (part r mod 2, at off), with RED */
+static int red_put(struct nbc_sched *s, struct nbc_team *nt, uint64_t r, size_t off, int j,
+                   const void *src, size_t len, int dep)
+{
+    struct nbc_op op = { .kind = NBC_OP_PUTSIG,
+                         .cls = NBC_C_RED,
+                         .peer = j,
+                         .dst = nbc_rland(nt, r, off),
+                         .src = src,
+                         .len = len };
+    return nbc_add(s, &op, 1, &dep);
+}
+
+/* broadcast: the root's block into every member's landing slot; the root completes at once */
+static int build_eager_bcast(struct nbc_sched *s, struct nbc_team *nt,
+                             const struct coll_nbc_args *a)
+{
+    int n = nt->team->size, me = nt->team->my_pe;
+    size_t len = a->nelems * a->es;
+
+    if (me != a->root)
+        return eager_take(s, nt, a->root, a->dest, len) < 0 ? -1 : 0;
+    for (int k = 1; k < n; k++)
+        if (eager_put(s, nt, (me + k) % n, a->src, len) < 0)
+            return -1;
+    return a->dest != a->src && len && add_copy(s, a->dest, a->src, len, 0, NULL) < 0 ? -1 : 0;
+}
+
+/* fcollect, alltoall (a2a: my block for j is src + j x len): every member's result needs a
+ * block of every member, so they go through the area that needs no answers (nbc_rland),
+ * each block at (sender x len): one message per pair */
 static int build_eager_data(struct nbc_sched *s, struct nbc_team *nt, const struct coll_nbc_args *a,
                             int a2a)
 {
-    int n = nt->team->size, me = nt->team->my_pe, bcast = a->kind == COLL_NBC_BCAST;
+    int n = nt->team->size, me = nt->team->my_pe;
     size_t len = a->nelems * a->es;
+    uint64_t r = nt->nred++;
     char *dest = a->dest;
     const char *src = a->src;
 
-    if (bcast && me != a->root)
-        return eager_take(s, nt, a->root, dest, len) < 0 ? -1 : 0;
     for (int k = 1; k < n; k++) {
         int j = (me + k) % n;
-        if (eager_put(s, nt, j, a2a ? src + (size_t)j * len : src, len) < 0)
+        if (red_put(s, nt, r, (size_t)me * len, j, a2a ? src + (size_t)j * len : src, len, -1) < 0)
             return -1;
     }
-    if (bcast)
-        return dest != src && len && add_copy(s, dest, src, len, 0, NULL) < 0 ? -1 : 0;
     if (len &&
         add_copy(s, dest + (size_t)me * len, a2a ? src + (size_t)me * len : src, len, 0, NULL) < 0)
         return -1;
     for (int k = 1; k < n; k++) {
-        int j = (me + k) % n;
-        if (eager_take(s, nt, j, dest + (size_t)j * len, len) < 0)
+        int j = (me + k) % n, w = nbc_add_wait(s, nt, NBC_C_RED, j, 0, NULL);
+        if (w < 0 || (len && add_copy(s, dest + (size_t)j * len, nbc_rland(nt, r, (size_t)j * len),
+                                      len, 1, &w) < 0))
             return -1;
     }
     return 0;
 }
 
-/* reduction: every source to every member, folded in member order out of the landing
- * areas; the result goes to dest (which may be source) once every put has read it */
+/* reduction, all to all: my source to every member's reduction landing area, then every
+ * member's block folded in member order (every PE computes the same result with the same
+ * rounding); the result goes to dest (which may be source) once every put has read it.
+ * Nobody answers (nbc_rland), so one message per pair. */
 static int build_eager_reduce(struct nbc_sched *s, struct nbc_team *nt,
                               const struct coll_nbc_args *a, int *idx)
 {
     int n = nt->team->size, me = nt->team->my_pe, prev = -1, np = 0;
     size_t len = a->nelems * a->es;
+    uint64_t r = nt->nred++;
     char *acc;
 
     if (!nbc_tmp_get(s, len))
@@ -206,22 +288,76 @@ static int build_eager_reduce(struct nbc_sched *s, struct nbc_team *nt,
     s->mem += len;
     acc = s->tmp;
     for (int k = 1; k < n; k++)
-        if ((idx[np++] = eager_put(s, nt, (me + k) % n, a->src, len)) < 0)
+        if ((idx[np++] = red_put(s, nt, r, (size_t)me * len, (me + k) % n, a->src, len, -1)) < 0)
             return -1;
     for (int j = 0; j < n; j++) {
-        const char *term = j == me ? a->src : nbc_land(nt, j, nt->erecv[j]++);
-        int deps[2] = { prev, j == me ? -1 : eager_wait(s, nt, j) };
+        const char *term = j == me ? a->src : nbc_rland(nt, r, (size_t)j * len);
+        int deps[2] = { prev, j == me ? -1 : nbc_add_wait(s, nt, NBC_C_RED, j, 0, NULL) };
         if (j != me && deps[1] < 0)
             return -1;
         prev = add_fold(s, acc, term, len, a->nelems, a->op, a->type, j, deps);
         if (prev < 0)
             return -1;
     }
-    for (int j = 0; j < n; j++)
-        if (j != me && add_sig(s, NBC_C_DATA, j, prev) < 0)
-            return -1;
     idx[np++] = prev;
     return len && add_copy(s, a->dest, acc, len, np, idx) < 0 ? -1 : 0;
+}
+
+/* reduction by recursive doubling, as the blocking one over the fabric (coll_reduce.c):
+ * round k exchanges the partial result with member me ^ 2^k through the reduction landing
+ * areas; a team of n = p2 + rem members first folds member p2 + i into member i, which
+ * sends it the result at the end.  log2(p2) messages per member in as many steps instead
+ * of n - 1 at once; both partners of a round fold the same two values (the operators are
+ * commutative), so every member ends with the same result. */
+static int build_reduce_rd(struct nbc_sched *s, struct nbc_team *nt, const struct coll_nbc_args *a)
+{
+    int n = nt->team->size, me = nt->team->my_pe, p2 = 1, prev, w, deps[2];
+    int L = 0; /* rounds: the block of round k at k x len, the fold's at L x len */
+    size_t len = a->nelems * a->es;
+    uint64_t r = nt->nred++;
+    struct nbc_op fold = {
+        .kind = NBC_OP_REDUCE, .nel = a->nelems, .rop = (uint8_t)a->op, .rtype = (uint8_t)a->type
+    };
+    char *acc;
+
+    while (p2 * 2 <= n)
+        p2 *= 2, L++;
+    if (me >= p2) { /* folded in: my source to member me - p2, the result back */
+        int p = red_put(s, nt, r, (size_t)L * len, me - p2, a->src, len, -1);
+        deps[0] = p;
+        deps[1] = nbc_add_wait(s, nt, NBC_C_RED, me - p2, 0, NULL);
+        if (p < 0 || deps[1] < 0)
+            return -1;
+        return len && add_copy(s, a->dest, nbc_rland(nt, r, (size_t)L * len), len, 2, deps) < 0 ? -1
+                                                                                                : 0;
+    }
+    if (!nbc_tmp_get(s, len ? len : 1))
+        return -1;
+    s->mem += len;
+    acc = s->tmp;
+    fold.dst = acc;
+    if ((prev = add_copy(s, acc, a->src, len, 0, NULL)) < 0)
+        return -1;
+    if (me + p2 < n) {
+        deps[0] = prev;
+        deps[1] = nbc_add_wait(s, nt, NBC_C_RED, me + p2, 0, NULL);
+        fold.src = nbc_rland(nt, r, (size_t)L * len);
+        if (deps[1] < 0 || (prev = nbc_add(s, &fold, 2, deps)) < 0)
+            return -1;
+    }
+    for (int k = 0; k < L; k++) {
+        int j = me ^ (1 << k);
+        deps[0] = red_put(s, nt, r, (size_t)k * len, j, acc, len, prev);
+        deps[1] = nbc_add_wait(s, nt, NBC_C_RED, j, 0, NULL);
+        fold.src = nbc_rland(nt, r, (size_t)k * len);
+        if (deps[0] < 0 || deps[1] < 0 || (prev = nbc_add(s, &fold, 2, deps)) < 0)
+            return -1;
+    }
+    if (me + p2 < n && red_put(s, nt, r, (size_t)L * len, me + p2, acc, len, prev) < 0)
+        return -1;
+    /* dest may be source: my source was read by the first copy */
+    w = len ? add_copy(s, a->dest, acc, len, 1, &prev) : 0;
+    return w < 0 ? -1 : 0;
 }
 
 static int build_sync(struct nbc_sched *s, struct nbc_team *nt)
@@ -397,7 +533,7 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
 
     case COLL_NBC_BCAST:
         if (eager) {
-            rc = build_eager_data(s, nt, a, 0);
+            rc = build_eager_bcast(s, nt, a);
         } else if (me == a->root) {
             memset(want, 1, (size_t)n);
             rc = ready_all(s, nt, want, -1);
@@ -524,6 +660,10 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
         if (n > 1 && len > NBC_REDUCE_SHM_MIN && coll_cfg.fast_signal &&
             coll_team_grp(nt->team)->all_local) {
             rc = build_reduce_shm(s, nt, a, idx);
+            break;
+        }
+        if (n > 2 && len <= rd_max(nt) && nbc_reduce_rd(nt)) {
+            rc = build_reduce_rd(s, nt, a);
             break;
         }
         if (n > 2 && len >= NBC_REDUCE_RS_MIN) {

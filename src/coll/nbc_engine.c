@@ -22,7 +22,9 @@ static struct {
     struct comm_ctx *ctx;
     char *base; /* symmetric: per team slot, NBC_NCLS x n_pes counters, 2 words (nbc_pub) */
     size_t slot_len;
-    char *land; /* symmetric: per team slot and member, NBC_EAGER_DEPTH x land_per bytes */
+    char *land; /* symmetric: per team slot and member, NBC_EAGER_DEPTH x land_per bytes,
+                 * then the reductions' area (nbc_rland) */
+    char *rland;
     size_t land_per;
     int nslots;
     struct nbc_team **teams; /* by slot */
@@ -67,11 +69,24 @@ size_t nbc_eager_len(void)
     return eng.land_per;
 }
 
-char *nbc_land(struct nbc_team *nt, int member, uint64_t k)
+char *nbc_land(struct nbc_team *nt, int member, uint32_t unit)
 {
     size_t part = (size_t)nt->team->id * (size_t)ofs_g.n_pes + (size_t)member;
 
-    return eng.land + (part * NBC_EAGER_DEPTH + (size_t)(k % NBC_EAGER_DEPTH)) * eng.land_per;
+    return eng.land + part * NBC_EAGER_DEPTH * eng.land_per +
+           (size_t)unit * (eng.land_per / NBC_EAGER_SUB);
+}
+
+size_t nbc_rland_len(void)
+{
+    return eng.land_per * (size_t)ofs_g.n_pes;
+}
+
+char *nbc_rland(struct nbc_team *nt, uint64_t r, size_t off)
+{
+    size_t part = (size_t)nt->team->id * 2 + (size_t)(r & 1);
+
+    return eng.rland + part * nbc_rland_len() + off;
 }
 
 uint64_t *nbc_pub(struct nbc_team *nt)
@@ -82,7 +97,7 @@ uint64_t *nbc_pub(struct nbc_team *nt)
 ofs_status_t coll_nbc_init(void)
 {
     ofs_status_t st;
-    size_t land_len;
+    size_t land_len, eager_len;
 
     eng.nslots = (int)ofs_g.params.TEAMS_MAX;
     eng.slot_len =
@@ -95,9 +110,12 @@ ofs_status_t coll_nbc_init(void)
     if (eng.land_per > NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes)
         eng.land_per = NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes;
     eng.land_per &= ~(size_t)63;
-    land_len = eng.land_per * NBC_EAGER_DEPTH * (size_t)ofs_g.n_pes * (size_t)eng.nslots;
-    if (land_len)
+    eager_len = eng.land_per * NBC_EAGER_DEPTH * (size_t)ofs_g.n_pes * (size_t)eng.nslots;
+    land_len = eager_len + eng.land_per * 2 * (size_t)ofs_g.n_pes * (size_t)eng.nslots;
+    if (land_len) {
         eng.land = heap_alloc(land_len, 64);
+        eng.rland = eng.land ? eng.land + eager_len : NULL;
+    }
     if (!eng.base || !nbc_bell || !eng.teams || (eng.land_per && !eng.land)) {
         ofs_log_error("shmem_init: no room for the counters and eager landing areas of the "
                       "non-blocking collectives (%zu bytes of the symmetric heap; "
@@ -154,7 +172,7 @@ void coll_nbc_fini(void)
     eng.ctx = NULL;
     if (eng.land)
         heap_free(eng.land);
-    eng.land = NULL;
+    eng.land = eng.rland = NULL;
     if (nbc_bell)
         heap_free(nbc_bell);
     nbc_bell = NULL;
@@ -460,7 +478,7 @@ static struct nbc_team *team_state(struct coll_team *team)
     if (!nt)
         return NULL;
     nt->seen = calloc((size_t)NBC_NCLS * (size_t)team->size, sizeof(uint64_t));
-    nt->owed = calloc(3 * (size_t)team->size, sizeof(uint64_t));
+    nt->owed = calloc((4 + NBC_EAGER_UNITS) * (size_t)team->size, sizeof(uint64_t));
     if (!nt->seen || !nt->owed) {
         free(nt->seen);
         free(nt->owed);
@@ -469,6 +487,8 @@ static struct nbc_team *team_state(struct coll_team *team)
     }
     nt->esent = nt->owed + team->size;
     nt->erecv = nt->esent + team->size;
+    nt->ecur = nt->erecv + team->size;
+    nt->eunit = nt->ecur + team->size;
     nt->team = team;
     eng.teams[team->id] = nt;
     return nt;

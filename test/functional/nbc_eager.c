@@ -1,10 +1,15 @@
 /* Non-blocking collectives, the eager path (docs/nbc.md): a sender runs up to
  * NBC_EAGER_DEPTH requests ahead through its landing slots and waits for the answers it
  * is owed when it reuses a slot, at a DATA wait of a larger (get) request, and at
- * shmem_team_destroy.  Rounds of up to six small requests outstanding at once (more than
- * the depth) with a rotating root and values that change every round, a large broadcast
+ * shmem_team_destroy.  Rounds of up to twenty small requests outstanding at once (more
+ * than the landing units) with a rotating root and values that change every round, a large broadcast
  * every few rounds, then the same on a team that is destroyed and made again in the
- * same slot. */
+ * same slot.  With the argument "red": rounds of small reductions only (their landing
+ * area has two parts used in turn and nobody answers: a member may run one reduction
+ * ahead), of sizes that take every small algorithm (all to all, recursive doubling with
+ * and without the fold of a non-power-of-two team, in place through shared memory),
+ * outstanding six at a time, a member late by turns, blocking reductions on the world team
+ * in between (on a copy of it; then on all but PE 0 without them). */
 #include <shmemx.h>
 #include <string.h>
 #include <time.h>
@@ -14,7 +19,7 @@
 #define NS 16   /* longs per small block: eager */
 #define NL 4096 /* longs of the large broadcast: by get */
 #define ROUNDS 60
-#define OUT 6 /* requests outstanding at once */
+#define OUT 20 /* requests outstanding at once (more than the landing units) */
 
 static long src[OUT][NS * 8], dst[OUT][NS * 8], big_src[NL], big_dst[NL];
 static int me;
@@ -33,7 +38,7 @@ static void rounds(shmem_team_t t, int salt)
         int rs = round + salt, root = round % n;
 
         for (int k = 0; k < OUT; k++)
-            for (int i = 0; i < NS * n; i++)
+            for (int i = 0; i < NS * 8; i++)
                 src[k][i] = val(tme, rs, k, i);
         /* even rounds: broadcasts only, the members post 1 ms late, so the root runs
          * ahead and must wait for the answers that free its landing slots */
@@ -43,7 +48,10 @@ static void rounds(shmem_team_t t, int salt)
         }
         for (int k = 0; k < OUT; k++) {
             switch (round % 2 == 0 ? 0 : k % 3) {
-            case 0: CHECK(shmemx_long_broadcast_nb(t, dst[k], src[k], NS, root, &r[k]) == 0); break;
+            case 0: /* the last one larger: it takes a whole landing slot, the others a unit */
+                CHECK(shmemx_long_broadcast_nb(t, dst[k], src[k], k == OUT - 1 ? NS * 8 : NS, root,
+                                               &r[k]) == 0);
+                break;
             case 1: CHECK(shmemx_long_alltoall_nb(t, dst[k], src[k], NS, &r[k]) == 0); break;
             default: CHECK(shmemx_long_sum_reduce_nb(t, dst[k], src[k], NS, &r[k]) == 0);
             }
@@ -52,7 +60,8 @@ static void rounds(shmem_team_t t, int salt)
             CHECK(shmemx_req_wait(&r[k]) == 0);
         for (int k = 0; k < OUT; k++) {
             int kind = round % 2 == 0 ? 0 : k % 3;
-            for (int i = 0; i < NS * (kind == 1 ? n : 1); i++) {
+            int cnt = kind == 1 ? NS * n : kind == 0 && k == OUT - 1 ? NS * 8 : NS;
+            for (int i = 0; i < cnt; i++) {
                 long want = 0;
                 if (kind == 0)
                     want = val(root, rs, k, i);
@@ -81,10 +90,72 @@ static void rounds(shmem_team_t t, int salt)
     }
 }
 
-int main(void)
+#define RN 512 /* longs of the largest small reduction */
+#define ROUT 6
+static long rsrc[ROUT][RN], rdst[ROUT][RN], bsrc[RN], bdst[RN];
+
+static void red_rounds(shmem_team_t t, int blocking)
+{
+    static const int sizes[] = { 1, 16, 130, 512, 3, 300 };
+    int n = shmem_team_n_pes(t), tme = shmem_team_my_pe(t);
+
+    for (int round = 0; round < 30; round++) {
+        shmemx_req_h r[ROUT];
+
+        for (int k = 0; k < ROUT; k++)
+            for (int i = 0; i < sizes[k]; i++)
+                rsrc[k][i] = val(tme, round, k, i);
+        if (round % 2 && tme == round % n) {
+            struct timespec ts = { 0, 500000 };
+            nanosleep(&ts, NULL);
+        }
+        for (int k = 0; k < ROUT; k++) {
+            long *d = k == 4 ? rsrc[k] : rdst[k]; /* in place */
+            CHECK(shmemx_long_sum_reduce_nb(t, d, rsrc[k], (size_t)sizes[k], &r[k]) == 0);
+            if (k == 2 && blocking) { /* a blocking reduction on another team meanwhile */
+                for (int i = 0; i < RN; i++)
+                    bsrc[i] = me + round + i;
+                shmem_long_max_reduce(SHMEM_TEAM_WORLD, bdst, bsrc, RN);
+                CHECK(bdst[7] == shmem_n_pes() - 1 + round + 7);
+            }
+        }
+        for (int k = 0; k < ROUT; k++)
+            CHECK(shmemx_req_wait(&r[round % 2 ? ROUT - 1 - k : k]) == 0);
+        for (int k = 0; k < ROUT; k++) {
+            const long *d = k == 4 ? rsrc[k] : rdst[k];
+            for (int i = 0; i < sizes[k]; i++) {
+                long want = 0;
+                for (int j = 0; j < n; j++)
+                    want += val(j, round, k, i);
+                if (d[i] != want) {
+                    CHECK(d[i] == want);
+                    fprintf(stderr, "PE %d round %d reduction %d element %d: %ld, expected %ld\n",
+                            me, round, k, i, d[i], want);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+int main(int argc, char **argv)
 {
     shmem_init();
     me = shmem_my_pe();
+    if (argc > 1 && strcmp(argv[1], "red") == 0) {
+        shmem_team_t t;
+        /* on a copy of the world team (the blocking reductions go on the world team), then
+         * on all but PE 0 */
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_n_pes(), NULL, 0, &t);
+        red_rounds(t, 1);
+        shmem_team_destroy(t);
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, shmem_n_pes() - 1, NULL, 0, &t);
+        if (t != SHMEM_TEAM_INVALID) {
+            red_rounds(t, 0);
+            shmem_team_destroy(t);
+        }
+        return test_finish("nbc_eager");
+    }
     rounds(SHMEM_TEAM_WORLD, 0);
     /* a team of all but PE 0, destroyed right after eager traffic, twice in its slot */
     for (int again = 0; again < 2 && shmem_n_pes() > 2; again++) {

@@ -4,7 +4,8 @@
  * benchmarks define it: with a compute time t_cpu equal to the pure post + wait latency,
  * overlap % = max(0, 100 * (1 - (t_overlapped - t_cpu) / t_pure)), where t_overlapped
  * is post; compute t_cpu without library calls; wait.  Times are PE 0's averages in us.
- * usage: nbcoll_bench [max_bytes] [iterations at 8 B] */
+ * usage: nbcoll_bench [max_bytes] [iterations at 8 B] [collective] [min_bytes]
+ * (collective: broadcast, fcollect, alltoall or sum_reduce; all by default) */
 #include <shmemx.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,8 @@ int main(int argc, char **argv)
 {
     size_t max = argc > 1 ? strtoul(argv[1], NULL, 0) : 1 << 20;
     int base_iters = argc > 2 ? atoi(argv[2]) : 200;
+    const char *only = argc > 3 ? argv[3] : NULL;
+    size_t min = argc > 4 ? strtoul(argv[4], NULL, 0) : 0;
     static double tb, tp, to;
 
     shmem_init();
@@ -99,11 +102,15 @@ int main(int argc, char **argv)
                npes, "collective", "bytes", "blocking", "post+wait", "ratio", "overlapped",
                "overlap%");
     for (int c = 0; c < NCOLL; c++) {
+        if (only && strcmp(only, names[c]) != 0)
+            continue;
         static const size_t sizes[] = { 8, 64, 512, 4096, 32768, 262144, 1048576 };
         for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]) && sizes[si] <= max; si++) {
             size_t len = sizes[si];
             int iters = base_iters;
             double ov;
+            if (len < min)
+                continue;
             if (len >= 32768)
                 iters = base_iters / 10 > 5 ? base_iters / 10 : 5;
             if (len >= 262144)
