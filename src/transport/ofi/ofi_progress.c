@@ -31,13 +31,11 @@
  * round before the next look. */
 #define OFI_SIG_POLL_EVERY 8
 
-void ofi_progress(void)
+static void ofi_dflt_drive(void)
 {
     static unsigned rounds;
     struct ofi_ctx *d = __atomic_load_n(&ofi_g.dflt, __ATOMIC_ACQUIRE);
 
-    ofi_target_poll();
-    ofi_sig_drive();
     if (!d)
         return;
     if (__atomic_load_n(&d->put_issued, __ATOMIC_RELAXED) !=
@@ -51,6 +49,13 @@ void ofi_progress(void)
         (ofi_g.sig.by_msg &&
          (__atomic_add_fetch(&rounds, 1, __ATOMIC_RELAXED) % OFI_SIG_POLL_EVERY) == 0))
         (void)fi_cntr_read(d->put_cntr);
+}
+
+void ofi_progress(void)
+{
+    ofi_target_poll();
+    ofi_sig_drive();
+    ofi_dflt_drive();
 }
 
 /* For the library's wait loops past their spin phase: did the FI_RMA_EVENT counter
@@ -277,7 +282,11 @@ static void *ofi_progress_main(void *arg)
             continue;
         }
         ofi_target_poll_cq();
+        /* the initiators too: a PE that injected a put or an atomic and then polls
+         * memory without calling the library (udp;ofi_rxd sends only while the
+         * sending endpoint is driven) */
         ofi_sig_drive();
+        ofi_dflt_drive();
         int64_t now = ofi_now_ns();
         if ((hot_ns > 0 || ofi_g.target.cntr) && ofi_target_activity(&seen))
             last = now;
