@@ -41,7 +41,8 @@ static OFS_ALWAYS_INLINE int comm_ctx_valid(const struct comm_ctx *ctx)
            ofs_htab_holds(&comm_g.ctxs, ctx, COMM_CTX_SLOT, COMM_CTX_LIVE);
 }
 
-/* Collective: decide routes, init transports, connect, create the default ctx. */
+/* Collective: decide routes, init transports, connect, create the default ctx.  Ends
+ * without a fence: the heap objects stay named until the caller's next one. */
 ofs_status_t comm_init(void) OFS_HIDDEN;
 void comm_fini(void) OFS_HIDDEN;
 

@@ -102,6 +102,10 @@ ofs_status_t ofs_init(int requested_thread_level)
     st = coll_init();
     if (st != OFS_OK)
         goto err_msg;
+    /* coll_init ends with the start-up's last PMIx fence: every PE has passed comm_init,
+     * so every PE has mapped every PE's heap objects, which need no names any more (one
+     * fence for both: docs/performance.md, "Start-up") */
+    heap_unlink();
     init_print_info();
     init_exit_register();
     return OFS_OK;

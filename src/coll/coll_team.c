@@ -300,11 +300,15 @@ static void team_free(struct coll_team *t, int clear)
 
 void coll_fini(void)
 {
-    /* teams the program did not destroy (their contexts are closed by comm_fini) */
-    for (uint32_t i = 0; i < coll_teams.nslots; i++) {
+    /* teams the program did not destroy (their contexts are closed by comm_fini); the
+     * table has a million slots: stop at the last live one */
+    for (uint32_t i = 0, left = coll_teams.nused; left > 0 && i < coll_teams.nslots; i++) {
         struct coll_team *t = ofs_htab_at(&coll_teams, i);
 
-        if (!t || !t->priv)
+        if (!t)
+            continue;
+        left--;
+        if (!t->priv)
             continue;
         t->magic = 0;
         comm_ctx_pool_close(((struct coll_tpriv *)t->priv)->ctx_pool);

@@ -127,10 +127,8 @@ ofs_status_t comm_init(void)
             ofs_log_error("the %s transport failed to connect: %s", comm_tps[t]->name,
                           ofs_status_string(st));
     }
-    /* everybody has mapped everybody: the objects need no names any more */
-    if (st == OFS_OK)
-        st = rt_barrier();
-    heap_unlink();
+    /* the heap objects' names go after the last start-up fence (ofs_init): when every PE
+     * has passed it, every PE has mapped every PE's */
     if (st == OFS_OK)
         st = ofs_htab_init(&comm_g.ctxs, COMM_CTX_SLOT, COMM_CTX_MAX);
     if (st == OFS_OK)

@@ -16,6 +16,23 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Every PE's value of one key, fetched at once (rt_kv_get) */
+struct rt_bulk {
+    char key[64];
+    size_t len;          /* each value's length */
+    unsigned char *have; /* [n_pes]: 1 fetched, 0 not (asked for one by one) */
+    char *vals;          /* [n_pes][len] */
+    int left;            /* replies still to come, under lock */
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+    struct rt_bulk *next;
+};
+
+struct rt_bulk_req {
+    struct rt_bulk *b;
+    int pe;
+};
+
 struct rt_state {
     int pmix_up;   /* PMIx_Init succeeded */
     int finishing; /* rt_finalize started: a closed connection is ours */
@@ -28,8 +45,10 @@ struct rt_state {
         size_t len;
         struct rt_kv *next;
     } * local_kv;
+    struct rt_bulk *bulk; /* the keys fetched for every PE since the last exchange */
+    pthread_mutex_t bulk_lock;
 };
-static struct rt_state rt;
+static struct rt_state rt = { .bulk_lock = PTHREAD_MUTEX_INITIALIZER };
 
 static int rt_cmp_int(const void *a, const void *b)
 {
@@ -260,8 +279,24 @@ ofs_status_t rt_init(ofs_status_t (*publish)(int node_pes))
     return st;
 }
 
+static void rt_bulk_clear(void)
+{
+    pthread_mutex_lock(&rt.bulk_lock);
+    while (rt.bulk) {
+        struct rt_bulk *b = rt.bulk;
+        rt.bulk = b->next;
+        pthread_mutex_destroy(&b->lock);
+        pthread_cond_destroy(&b->done);
+        free(b->have);
+        free(b->vals);
+        free(b);
+    }
+    pthread_mutex_unlock(&rt.bulk_lock);
+}
+
 void rt_finalize(void)
 {
+    rt_bulk_clear();
     while (rt.local_kv) {
         struct rt_kv *kv = rt.local_kv;
         rt.local_kv = kv->next;
@@ -318,6 +353,7 @@ ofs_status_t rt_exchange(void)
 
     if (!rt.pmix_up)
         return OFS_OK;
+    rt_bulk_clear(); /* values put since are fetched anew */
     rc = PMIx_Commit();
     if (rc != PMIX_SUCCESS) {
         ofs_log_error("PMIx_Commit failed: %s", PMIx_Error_string(rc));
@@ -334,8 +370,103 @@ ofs_status_t rt_exchange(void)
     return OFS_OK;
 }
 
+/* on PMIx's thread: one PE's value of a bulk fetch */
+static void rt_bulk_got(pmix_status_t status, pmix_value_t *v, void *cbdata)
+{
+    struct rt_bulk_req *r = cbdata;
+    struct rt_bulk *b = r->b;
+
+    if (status == PMIX_SUCCESS && v && v->type == PMIX_BYTE_OBJECT && v->data.bo.size == b->len) {
+        memcpy(b->vals + (size_t)r->pe * b->len, v->data.bo.bytes, b->len);
+        b->have[r->pe] = 1;
+    }
+    pthread_mutex_lock(&b->lock);
+    if (--b->left == 0)
+        pthread_cond_signal(&b->done);
+    pthread_mutex_unlock(&b->lock);
+}
+
+/* Every PE's value of key, asked for all at once: PMIx_Get hands each request to
+ * PMIx's thread and sleeps until it answers, two context switches per value, which
+ * on a crowded node cost most of the exchange (every caller reads a key of every
+ * PE in turn: docs/performance.md, "Start-up").  Only from the local store
+ * (PMIX_OPTIONAL: what the exchange collected); a value not there, or of another
+ * length, is asked for on its own as before.  NULL where it cannot be had. */
+static struct rt_bulk *rt_bulk_fetch(const char *key, size_t len)
+{
+    struct rt_bulk *b;
+    struct rt_bulk_req *req;
+    int n = ofs_g.n_pes;
+    pmix_info_t opt;
+    bool yes = true;
+
+    if (strlen(key) >= sizeof(b->key) || n < 2 || (double)n * (double)len > (64 << 20))
+        return NULL;
+    for (b = rt.bulk; b; b = b->next)
+        if (strcmp(b->key, key) == 0)
+            return b->len == len ? b : NULL;
+    b = calloc(1, sizeof(*b));
+    req = calloc((size_t)n, sizeof(*req));
+    if (b) {
+        b->have = calloc((size_t)n, 1);
+        b->vals = malloc((size_t)n * len);
+    }
+    if (!b || !req || !b->have || !b->vals) {
+        if (b) {
+            free(b->have);
+            free(b->vals);
+        }
+        free(b);
+        free(req);
+        return NULL;
+    }
+    snprintf(b->key, sizeof(b->key), "%s", key);
+    b->len = len;
+    pthread_mutex_init(&b->lock, NULL);
+    pthread_cond_init(&b->done, NULL);
+    PMIX_INFO_CONSTRUCT(&opt);
+    PMIX_INFO_LOAD(&opt, PMIX_OPTIONAL, &yes, PMIX_BOOL);
+    b->left = n;
+    for (int pe = 0; pe < n; pe++) {
+        pmix_proc_t proc;
+
+        req[pe].b = b;
+        req[pe].pe = pe;
+        PMIX_PROC_CONSTRUCT(&proc);
+        PMIX_LOAD_PROCID(&proc, rt.myproc.nspace, (pmix_rank_t)pe);
+        if (PMIx_Get_nb(&proc, key, &opt, 1, rt_bulk_got, &req[pe]) != PMIX_SUCCESS) {
+            pthread_mutex_lock(&b->lock);
+            b->left--;
+            pthread_mutex_unlock(&b->lock);
+        }
+    }
+    pthread_mutex_lock(&b->lock);
+    while (b->left > 0)
+        pthread_cond_wait(&b->done, &b->lock);
+    pthread_mutex_unlock(&b->lock);
+    PMIX_INFO_DESTRUCT(&opt);
+    free(req);
+    b->next = rt.bulk;
+    rt.bulk = b;
+    return b;
+}
+
 ofs_status_t rt_kv_get(int pe, const char *key, void *val, size_t len)
 {
+    if (rt.pmix_up && pe >= 0 && pe < ofs_g.n_pes) {
+        struct rt_bulk *b;
+        int hit = 0;
+
+        pthread_mutex_lock(&rt.bulk_lock);
+        b = rt_bulk_fetch(key, len);
+        if (b && b->have[pe]) {
+            memcpy(val, b->vals + (size_t)pe * len, len);
+            hit = 1;
+        }
+        pthread_mutex_unlock(&rt.bulk_lock);
+        if (hit)
+            return OFS_OK;
+    }
     if (rt.pmix_up) {
         pmix_proc_t proc;
         pmix_value_t *v = NULL;

@@ -13,6 +13,15 @@
  * too): a program linked with libsma.a keeps the C library's fopen.  It takes effect
  * where the program is linked with libsma.so (libsma comes before libc in the lookup
  * order); where a program dlopens libsma, libc was found first and nothing changes.
+ *
+ * usleep, for the same reason: Debian's libfabric 1.17 links libpsm2 and (through
+ * libpsm_infinipath) libinfinipath, whose constructors each calibrate a clock before
+ * main: pinned to CPU 0, usleep(125) over and over until gettimeofday has moved 0.1 s,
+ * some 800 sleeps per library and process, all of a job's PEs waking on CPU 0 while the
+ * launcher starts the others.  Called from those two libraries before libsma's own
+ * constructor has run (so while they load), a sleep shorter than that window sleeps
+ * the whole window at once: the same 0.1 s, the same measure (cycles over elapsed
+ * time), one wake-up.  Every other call sleeps as the C library's usleep does.
  */
 #define _GNU_SOURCE
 #include "ofi_internal.h"
@@ -21,6 +30,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef PIC
 
@@ -55,6 +65,40 @@ OFS_API FILE *fopen(const char *path, const char *mode)
         return NULL;
     }
     return next(path, mode);
+}
+
+/* the calibration's window: it loops until gettimeofday has moved more than this */
+#define OFI_CALIBRATION_US 100000u
+
+static int ofi_lib_loaded; /* libsma's constructor has run: every dependency's has */
+
+__attribute__((constructor)) static void ofi_lib_loaded_mark(void)
+{
+    ofi_lib_loaded = 1;
+}
+
+/* Is the code at pc in one of the libraries that calibrate a clock as they load? */
+static int ofi_calibrating_lib(void *pc)
+{
+    Dl_info d;
+
+    if (!dladdr(pc, &d) || !d.dli_fname)
+        return 0;
+    const char *base = strrchr(d.dli_fname, '/');
+    base = base ? base + 1 : d.dli_fname;
+    return strncmp(base, "libinfinipath.", 14) == 0 || strncmp(base, "libpsm2.", 8) == 0;
+}
+
+OFS_API int usleep(useconds_t us)
+{
+    struct timespec ts;
+
+    if (!ofi_lib_loaded && us < OFI_CALIBRATION_US &&
+        ofi_calibrating_lib(__builtin_return_address(0)))
+        us = OFI_CALIBRATION_US;
+    ts.tv_sec = (time_t)(us / 1000000u);
+    ts.tv_nsec = (long)(us % 1000000u) * 1000;
+    return nanosleep(&ts, NULL);
 }
 
 #endif
