@@ -242,7 +242,7 @@ int main(void)
             const char *eol = at ? strchr(at, '\n') : NULL;
             CHECK(at && eol);
             if (at && eol && numeric) {
-                char tail[512];
+                char tail[4096];
                 snprintf(tail, sizeof(tail), "%.*s", (int)(eol - at), at);
                 CHECK(strstr(tail, "range [") != NULL);
                 /* no default shown as -1: auto, with what it becomes */
