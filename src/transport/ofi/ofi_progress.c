@@ -282,11 +282,10 @@ static void *ofi_progress_main(void *arg)
             continue;
         }
         ofi_target_poll_cq();
-        /* the initiators too: a PE that injected a put or an atomic and then polls
-         * memory without calling the library (udp;ofi_rxd sends only while the
-         * sending endpoint is driven) */
+        /* the contexts that sent messages from their own endpoint (udp;ofi_rxd sends
+         * only while the sending endpoint is driven); not the default context: it is
+         * destroyed at finalize while this thread still runs */
         ofi_sig_drive();
-        ofi_dflt_drive();
         int64_t now = ofi_now_ns();
         if ((hot_ns > 0 || ofi_g.target.cntr) && ofi_target_activity(&seen))
             last = now;
