@@ -28,6 +28,8 @@ kill -KILL "$victim"
 for i in $(seq 100); do
     sleep 0.1
     [ "$(pipe_pending "/proc/$pe0/fd/2")" -gt 0 ] && break
+    # PE 0 ended (it wrote its line first): its fds are gone with it
+    [ "$(awk '{print $3}' /proc/$pe0/stat 2>/dev/null)" = Z ] || [ ! -d /proc/$pe0 ] && break
 done
 kill -CONT "$launcher"
 echo "launcher held for $((i / 10)).$((i % 10)) s"

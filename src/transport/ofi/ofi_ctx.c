@@ -190,11 +190,21 @@ static void ofi_cq_drain(struct ofi_ctx *c)
     }
 }
 
+/* When this thread's next look for dead peers is due (see ofi_watch_due) */
+static __thread uint64_t ofi_watch_at;
+
+/* One round of a wait or of a retry after -FI_EAGAIN.  Both can last forever when the
+ * peer is gone: a wait for the completion of an operation some providers never fail,
+ * and a retry on shm, whose queue to a dead peer stays full. */
 void ofi_ctx_progress(struct ofi_ctx *c, unsigned *iter)
 {
     ofi_cq_drain(c);
     ofi_target_poll();
     ofi_backoff(iter);
+    /* every OFI_WATCH_NS once sleeping */
+    if (OFS_UNLIKELY(*iter > ofs_backoff_spins() + OFS_BACKOFF_YIELDS &&
+                     (*iter % OFI_WATCH_EVERY) == 0 && ofi_watch_due(&ofi_watch_at)))
+        ofi_wait_watch();
 }
 
 void ofi_ctx_check_errors(struct ofi_ctx *c)
@@ -226,7 +236,6 @@ void ofi_ctx_check_errors(struct ofi_ctx *c)
 void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
 {
     unsigned iter = 0, round = 0;
-    uint64_t watch_at = 0;
     int attending = 0;
 
     for (;;) {
@@ -257,10 +266,6 @@ void ofi_ctx_wait(struct ofi_ctx *c, int puts, int gets)
         }
         ofi_ctx_check_errors(c);
         ofi_ctx_progress(c, &iter);
-        /* every OFI_WATCH_NS once sleeping */
-        if (OFS_UNLIKELY(iter > ofs_backoff_spins() + OFS_BACKOFF_YIELDS &&
-                         (iter % OFI_WATCH_EVERY) == 0 && ofi_watch_due(&watch_at)))
-            ofi_wait_watch();
     }
 }
 
