@@ -221,8 +221,10 @@ void coll_nbc_team_destroy(struct coll_team *team) OFS_HIDDEN;
 /* ---- end of non-blocking collectives ---- */
 
 /* ---- locks (a lock is a symmetric long) ---- */
-void coll_lock_set(long *lock) OFS_HIDDEN;
-void coll_lock_clear(long *lock) OFS_HIDDEN;
+/* r names the routine in the errors: setting a lock this PE holds, clearing one it does
+ * not hold */
+void coll_lock_set(const char *r, long *lock) OFS_HIDDEN;
+void coll_lock_clear(const char *r, long *lock) OFS_HIDDEN;
 int coll_lock_test(long *lock) OFS_HIDDEN; /* 0: acquired, 1: was held */
 
 #endif

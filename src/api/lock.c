@@ -15,7 +15,7 @@ static void lock_check(const char *routine, long *lock)
 OFS_API void pshmem_set_lock(long *lock)
 {
     lock_check("shmem_set_lock", lock);
-    coll_lock_set(lock);
+    coll_lock_set("shmem_set_lock", lock);
 }
 OFS_WEAK_ALIAS(shmem_set_lock)
 
@@ -29,6 +29,6 @@ OFS_WEAK_ALIAS(shmem_test_lock)
 OFS_API void pshmem_clear_lock(long *lock)
 {
     lock_check("shmem_clear_lock", lock);
-    coll_lock_clear(lock);
+    coll_lock_clear("shmem_clear_lock", lock);
 }
 OFS_WEAK_ALIAS(shmem_clear_lock)

@@ -10,8 +10,14 @@
  * Every update goes through comm_amo (one atomic executor); local reads are atomic
  * loads.  The lock word returns to 0 when the lock is free and nobody waits.
  * A lock is held by a PE: threads of one PE must not contend for the same lock.
+ * Each PE keeps the addresses of the locks it holds: setting one again would queue the
+ * PE behind itself for ever, and clearing one it does not hold would hand another PE's
+ * lock over (the specification defines neither: both are named errors).
  */
 #include "coll_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
 
 #define COLL_LOCK_GO 0x80000000u
 #define COLL_LOCK_NEXT 0x7fffffffu
@@ -57,9 +63,63 @@ static void node_reset(long *lock)
              ofs_g.my_pe, 0);
 }
 
-void coll_lock_set(long *lock)
+static struct {
+    pthread_mutex_t mutex;
+    long **v; /* the locks this PE holds */
+    size_t n, cap;
+} held = { .mutex = PTHREAD_MUTEX_INITIALIZER };
+
+/* index of lock among the held ones, or held.n; under held.mutex */
+static size_t held_find(const long *lock)
+{
+    size_t i = 0;
+
+    while (i < held.n && held.v[i] != lock)
+        i++;
+    return i;
+}
+
+static int lock_held(const long *lock)
+{
+    pthread_mutex_lock(&held.mutex);
+    int yes = held_find(lock) < held.n;
+    pthread_mutex_unlock(&held.mutex);
+    return yes;
+}
+
+static void held_add(long *lock)
+{
+    pthread_mutex_lock(&held.mutex);
+    if (held.n == held.cap) {
+        size_t cap = held.cap ? 2 * held.cap : 8;
+        long **v = realloc(held.v, cap * sizeof(*v));
+        if (!v)
+            ofs_fatal(1, "out of memory recording a held lock (%zu held)", held.n);
+        held.v = v;
+        held.cap = cap;
+    }
+    held.v[held.n++] = lock;
+    pthread_mutex_unlock(&held.mutex);
+}
+
+static void held_remove(long *lock)
+{
+    pthread_mutex_lock(&held.mutex);
+    size_t i = held_find(lock);
+    if (i < held.n)
+        held.v[i] = held.v[--held.n];
+    pthread_mutex_unlock(&held.mutex);
+}
+
+void coll_lock_set(const char *r, long *lock)
 {
     uint32_t me1 = (uint32_t)ofs_g.my_pe + 1, prev = 0;
+
+    if (lock_held(lock))
+        ofs_bad_input(r,
+                      "lock = %p is already held by this PE (PE %d): it would wait for itself; "
+                      "locks are not recursive (shmem_clear_lock it first)",
+                      (void *)lock, ofs_g.my_pe);
 
     comm_amo(COMM_CTX_DEFAULT, COMM_AMO_SET, COMM_DT_U32, lock_tail(lock), &me1, NULL, &prev,
              lock_home(lock), 0);
@@ -67,6 +127,7 @@ void coll_lock_set(long *lock)
         node_amo(lock, COMM_AMO_OR, me1, (int)prev - 1); /* link behind prev */
         node_wait(lock, COLL_LOCK_GO);
     }
+    held_add(lock);
 }
 
 int coll_lock_test(long *lock)
@@ -75,12 +136,21 @@ int coll_lock_test(long *lock)
 
     comm_amo(COMM_CTX_DEFAULT, COMM_AMO_CSWAP, COMM_DT_U32, lock_tail(lock), &me1, &zero, &prev,
              lock_home(lock), 0);
+    if (prev == 0)
+        held_add(lock);
     return prev != 0;
 }
 
-void coll_lock_clear(long *lock)
+void coll_lock_clear(const char *r, long *lock)
 {
     uint32_t me1 = (uint32_t)ofs_g.my_pe + 1, zero = 0, old = 0, next;
+
+    if (!lock_held(lock))
+        ofs_bad_input(r,
+                      "lock = %p is not held by this PE (PE %d): only the PE that set a lock "
+                      "may clear it",
+                      (void *)lock, ofs_g.my_pe);
+    held_remove(lock);
 
     /* updates made under the lock are visible before the next holder gets it */
     comm_quiet(COMM_CTX_DEFAULT);

@@ -87,7 +87,20 @@ int main(int argc, char **argv)
         shmem_long_fcollect(SHMEM_TEAM_WORLD, d, src, 8);
     } else if (!strcmp(c, "putmem_null"))
         shmem_putmem(NULL, src, 8, right);
-    else {
+    else if (!strcmp(c, "lock_twice")) { /* would queue behind itself */
+        static long lock;
+        if (me == npes - 1) {
+            shmem_set_lock(&lock);
+            shmem_set_lock(&lock);
+        }
+    } else if (!strcmp(c, "lock_not_held")) { /* PE 0 holds it, the last PE clears it */
+        static long lock;
+        if (me == 0)
+            shmem_set_lock(&lock);
+        shmem_barrier_all();
+        if (me == npes - 1)
+            shmem_clear_lock(&lock);
+    } else {
         printf("unknown case %s\n", c);
         return 2;
     }
