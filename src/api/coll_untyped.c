@@ -116,6 +116,25 @@ void api_chk_coll_s(const char *r, struct coll_team *team, const void *dest, con
     chk_strided_blocks(r, dest, src, dst, sst, nelems, es, team->size);
 }
 
+/* reductions and scans: source and dest are the same address or disjoint (spec) */
+static void chk_in_place(const char *r, const void *dest, const void *src, size_t len)
+{
+#ifdef OFS_ERROR_CHECKING
+    uintptr_t d = (uintptr_t)dest, s = (uintptr_t)src;
+
+    if (OFS_UNLIKELY(d != s && d < s + len && s < d + len))
+        ofs_bad_input(r,
+                      "dest = %p and source = %p (%zu bytes each) partly overlap: they must be "
+                      "the same address (in place) or not overlap at all",
+                      dest, src, len);
+#else
+    (void)r;
+    (void)dest;
+    (void)src;
+    (void)len;
+#endif
+}
+
 void api_chk_reduce(const char *r, struct coll_team *team, const void *dest, const void *src,
                     size_t nreduce, size_t es, const char *cnt_arg)
 {
@@ -125,6 +144,7 @@ void api_chk_reduce(const char *r, struct coll_team *team, const void *dest, con
     len = api_bytes(r, cnt_arg, nreduce, es);
     chk_dest(r, dest, len);
     ofs_check_sym(r, "source", src, len);
+    chk_in_place(r, dest, src, len);
 }
 
 void api_chk_aset(const char *r, int PE_start, int logPE_stride, int PE_size, const long *pSync,
@@ -177,6 +197,7 @@ void api_chk_to_all(const char *r, const void *dest, const void *src, int nreduc
     len = api_bytes(r, "nreduce", (size_t)nreduce, es);
     chk_dest(r, dest, len);
     ofs_check_sym(r, "source", src, len);
+    chk_in_place(r, dest, src, len);
     wrk = (size_t)nreduce / 2 + 1;
     if (wrk < SHMEM_REDUCE_MIN_WRKDATA_SIZE)
         wrk = SHMEM_REDUCE_MIN_WRKDATA_SIZE;

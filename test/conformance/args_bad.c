@@ -87,6 +87,10 @@ int main(int argc, char **argv)
         shmem_long_fcollect(SHMEM_TEAM_WORLD, d, src, 8);
     } else if (!strcmp(c, "putmem_null"))
         shmem_putmem(NULL, src, 8, right);
+    else if (!strcmp(c, "reduce_overlap")) /* in place or disjoint, never partly */
+        shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dest + 1, dest, 4);
+    else if (!strcmp(c, "to_all_overlap"))
+        shmem_long_max_to_all(dest, dest + 3, 4, 0, 0, npes, pWrk, pSync);
     else if (!strcmp(c, "lock_twice")) { /* would queue behind itself */
         static long lock;
         if (me == npes - 1) {
