@@ -505,7 +505,9 @@ aligned to
 hints as advice.  shmalloc, shfree, shrealloc and shmemalign are deprecated names.',
 `A pointer to the symmetric block, or NULL when
 .I size
-is 0 or the heap (SHMEM_SYMMETRIC_SIZE) is exhausted (set SHMEM_DEBUG to see why).
+is 0 or the heap (SHMEM_SYMMETRIC_SIZE) is exhausted: the first such failure of a PE
+prints a warning with what is free and the variable to raise (under SHMEM_DEBUG, every
+failure does).
 shmem_realloc(NULL, size) is shmem_malloc(size); shmem_realloc(ptr, 0) frees
 .I ptr
 and returns NULL.',

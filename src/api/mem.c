@@ -23,16 +23,21 @@ static void mem_bad_ptr(const char *routine, const void *ptr)
                                          : "it is not symmetric memory");
 }
 
-/* Why an allocation failed (SHMEM_DEBUG): what is left of SHMEM_SYMMETRIC_SIZE, which
- * the library's own blocks do not count against. */
+/* Why an allocation failed: what is left of SHMEM_SYMMETRIC_SIZE, which the library's
+ * own blocks do not count against.  A warning the first time (a program that probes
+ * how much it can get is not flooded), every time under SHMEM_DEBUG. */
 static void mem_report_full(const char *routine, const char *what, size_t size)
 {
+    static int warned;
     size_t avail, largest;
 
+    if (!OFS_DEBUG_ON && __atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+        return;
     heap_user_free(&avail, &largest);
-    ofs_log_error("%s: cannot %s %zu bytes: %zu of the %ld bytes of SHMEM_SYMMETRIC_SIZE are "
-                  "free, at most %zu in one piece; raise SHMEM_SYMMETRIC_SIZE",
-                  routine, what, size, avail, ofs_g.params.SYMMETRIC_SIZE, largest);
+    ofs_log_warn("%s: cannot %s %zu bytes: %zu of the %ld bytes of SHMEM_SYMMETRIC_SIZE are "
+                 "free, at most %zu in one piece; it returns NULL (raise SHMEM_SYMMETRIC_SIZE%s)",
+                 routine, what, size, avail, ofs_g.params.SYMMETRIC_SIZE, largest,
+                 OFS_DEBUG_ON ? "" : "; SHMEM_DEBUG=1 reports every failure");
 }
 
 static void *mem_alloc(const char *routine, size_t size, size_t align, int zero)
@@ -45,7 +50,7 @@ static void *mem_alloc(const char *routine, size_t size, size_t align, int zero)
     if (size == 0)
         return NULL;
     p = heap_alloc_user(size, align);
-    if (!p && OFS_DEBUG_ON)
+    if (!p)
         mem_report_full(routine, "allocate", size);
     if (p && zero)
         memset(p, 0, size);
@@ -118,7 +123,7 @@ OFS_API void *pshmem_realloc(void *ptr, size_t size)
         return NULL;
     }
     p = heap_realloc(ptr, size);
-    if (!p && OFS_DEBUG_ON)
+    if (!p)
         mem_report_full("shmem_realloc", ptr ? "grow the block to" : "allocate", size);
     coll_barrier_all();
     return p;

@@ -16,6 +16,7 @@
  *   mismatch VAR VALUE    PE 1 (PMIX_RANK 1) sets VAR=VALUE before shmem_init
  */
 #include <shmem.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,11 @@ int main(int argc, char **argv)
         }
         shmem_free(q);
         shmem_free(NULL);
+        /* a full heap: NULL, and (heap_full.sh) one warning per PE naming the variable */
+        if (shmem_malloc(SIZE_MAX / 2) != NULL || shmem_align(64, SIZE_MAX / 4) != NULL) {
+            fprintf(stderr, "an allocation larger than the heap did not return NULL\n");
+            return 1;
+        }
         shmem_finalize();
         shmem_finalize();
         printf("ok\n");
