@@ -300,7 +300,7 @@ static void wait_word(volatile uint64_t *w, uint64_t v, int eq)
         progress();
         if (!R.sleep)
             continue;
-        if (i >= SPINS && i < SPINS + YIELDS && traffic()) {
+        if (i >= SPINS && traffic()) {
             i = 1;
             continue;
         }
