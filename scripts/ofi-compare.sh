@@ -7,10 +7,13 @@
 # within each round, whose runs are minutes apart (on a shared machine the same raw test
 # moves by more than 10% within an hour).  Raw's latency, bandwidth and rate tests run a
 # second time shaped as ofishmem must be: the domain FI_THREAD_SAFE (ofishmem's progress
-# thread calls in beside the application) and, where the provider has a CQ wait fd
-# (tcp;ofi_rxm), its target keeping one (ofi_raw --threading safe --target-wait fd), as
-# ofishmem's target does so that a PE can sleep until an operation aimed at it
-# arrives; the column after the ratio is ofishmem's time over that.  The message
+# thread calls in beside the application), operations leaving from an endpoint of their
+# own and arriving at the peer's target endpoint, whose CQ keeps a wait fd where the
+# provider has one (tcp;ofi_rxm), and waits that back off and sleep on it as
+# ofishmem's do, with a progress thread serving while the process is in no wait (the
+# rule that passive progress never spins): ofi_raw --threading safe --endpoints 2
+# --target-sleep [--target-wait fd].  The column after the ratio is ofishmem's time
+# over that.  The message
 # ping-pong (perf_pingpong: putmem_signal + signal_wait_until, 1 B .. BENCH_MAX) is
 # also set against libfabric's own fi_pingpong (libfabric-bin: send/recv on an RDM
 # endpoint of the same provider, usec/xfer), in the last column.
@@ -90,12 +93,12 @@ keep() {
     rm -f "$out/cur.csv"
 }
 
-# ofi_raw shaped as ofishmem must be: PROVIDER TAG [--target-wait fd]
+# ofi_raw shaped as ofishmem must be: PROVIDER TAG [--target-wait fd] [--endpoints 2]
 raw_as_ofishmem() {
     p1=$1 t1=$2
     shift 2
-    timeout "$tmo" "$run" -np 2 "$bin/ofi_raw" --provider "$p1" --threading safe "$@" \
-        --only lat,bw,rate --iters "$iters" --max "$max" --csv "$out/cur.csv" \
+    timeout "$tmo" "$run" -np 2 "$bin/ofi_raw" --provider "$p1" --threading safe --target-sleep \
+        "$@" --only lat,bw,rate --iters "$iters" --max "$max" --csv "$out/cur.csv" \
         >>"$out/rawfd.$t1.log" 2>&1
 }
 
@@ -107,11 +110,14 @@ while [ $r -le "$repeat" ]; do
         timeout "$tmo" "$run" -np 2 "$bin/ofi_raw" --provider "$p" --iters "$iters" --max "$max" \
             --csv "$out/cur.csv" >>"$out/raw.$t.log" 2>&1 || say "ofi_raw ($p) exited with status $?"
         keep "raw.$t"
-        say "round $r of $repeat, $p: raw libfabric as ofishmem (FI_THREAD_SAFE, wait fd)"
-        if [ -e "$out/rawfd.$t.nofd" ] || ! raw_as_ofishmem "$p" "$t" --target-wait fd; then
-            touch "$out/rawfd.$t.nofd" # no wait fd on this provider: the locking only
+        say "round $r of $repeat, $p: raw libfabric as ofishmem (FI_THREAD_SAFE, two endpoints, sleeping waits)"
+        if [ -e "$out/rawfd.$t.nofd" ] || ! raw_as_ofishmem "$p" "$t" --target-wait fd --endpoints 2; then
+            touch "$out/rawfd.$t.nofd" # no wait fd on this provider: sleeps without one
             rm -f "$out/cur.csv"
-            raw_as_ofishmem "$p" "$t" || say "ofi_raw --threading safe ($p) failed"
+            raw_as_ofishmem "$p" "$t" --endpoints 2 || { # FI_MR_ENDPOINT providers: one
+                rm -f "$out/cur.csv"
+                raw_as_ofishmem "$p" "$t" || say "ofi_raw --threading safe --target-sleep ($p) failed"
+            }
         fi
         keep "rawfd.$t"
         say "round $r of $repeat, $p: fi_pingpong"
@@ -180,6 +186,7 @@ done
     done
     echo
     echo "* the median over the rounds is more than 10% over raw libfabric"
-    echo "(1) raw libfabric with FI_THREAD_SAFE and, where the provider has one, a wait fd on"
-    echo "    its target's CQ, as ofishmem needs (ofi_raw --threading safe --target-wait fd)"
+    echo "(1) raw libfabric shaped as ofishmem must be: FI_THREAD_SAFE, an initiator and a target"
+    echo "    endpoint, waits that sleep on the target CQ's wait fd where there is one and a"
+    echo "    progress thread (ofi_raw --threading safe --endpoints 2 --target-sleep [--target-wait fd])"
 } | tee "$out/table.txt"

@@ -44,6 +44,14 @@
  * arrive at the peer's other one (the target endpoint, whose address is the one
  * exchanged; with --target-wait fd it is the target's CQ that has the wait fd), and
  * polling reads both CQs.  Not with providers that need FI_MR_ENDPOINT.
+ * --target-sleep waits as ofishmem must (the rule that passive progress never spins):
+ * the waits for the peer back off as ofishmem's do and sleep on the receiving CQ's
+ * wait fd (with --target-wait fd; else by nanosleep), the waits for its own completions
+ * back off as ofishmem's context waits do, and a progress thread, standing by while the
+ * process waits, serves while it does not (the ping-pong polling memory: its rtt row);
+ * FI_RMA_EVENT is asked for where the provider has it (its counter restarts the
+ * spinning, as ofishmem's traffic check does).  Needs --threading safe; with
+ * --endpoints 2 it is shaped as ofishmem is (only the target CQ wakes the thread).
  * --threading safe opens the domain FI_THREAD_SAFE (as ofishmem does) instead of
  * FI_THREAD_DOMAIN: the provider's own locking, which ofishmem pays on every call;
  * --threading completion or endpoint asks for those levels (libfabric 1.17, one run
@@ -61,7 +69,15 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
+#include <linux/futex.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #define WINDOW 64
 #define CTRL 4096 /* control words at the start of the registered region */
@@ -109,7 +125,13 @@ static struct {
     int need_flush;  /* transmit-complete writes since the last completion */
     int ordered_waw; /* the provider orders writes after writes */
     size_t inject;
-} R;
+    /* --target-sleep */
+    int sleep;
+    int cq_fd;              /* the wait fd of the CQ that receives (-1: none) */
+    struct fid_cq *rcq;     /* that CQ */
+    struct fid_cntr *rcntr; /* FI_RMA_EVENT counter of remote accesses (NULL: none) */
+    uint64_t rseen;
+} R = { .cq_fd = -1 };
 
 #define DIE(...)                                \
     do {                                        \
@@ -154,11 +176,176 @@ static void progress(void)
         poll_cq(R.tcq, "target endpoint");
 }
 
+/* --target-sleep also has the waits for this process's own completions back off as
+ * ofishmem's do (ofi_ctx_wait: 64 looks spinning, 256 yielding, then sleeps of 1 us
+ * doubling to 100 us; past the spinning the progress thread stands by): a waiter that
+ * spins holds a CPU that the peer may need */
+static int own_backoff;
+static void app_wait(int on);
+
 static void wait_cntr(struct fid_cntr *c, uint64_t v)
 {
-    while (fi_cntr_read(c) < v)
+    unsigned i = 0;
+
+    while (fi_cntr_read(c) < v) {
         if (fi_cntr_readerr(c))
             DIE("counter error");
+        if (!own_backoff || i++ < 64)
+            continue;
+        if (i == 65)
+            app_wait(1);
+        if (i < 64 + 256) {
+            sched_yield();
+        } else {
+            unsigned shift = i - 64 - 256;
+            struct timespec ts = { 0, shift < 7 ? 1000L << shift : 100000L };
+            nanosleep(&ts, NULL);
+        }
+    }
+    if (own_backoff && i > 64)
+        app_wait(0);
+}
+
+/* --target-sleep: the waits for the peer (the barrier, the ping-pong's waits) back off
+ * as ofishmem's waits over OFI do (include/ofs_backoff.h, comm_wait_backoff; 2 PEs with
+ * a CPU each): each look drives progress; 64 looks spin, 256 yield, then the waiter
+ * sleeps 1 us doubling to 100 us, on the receiving CQ's wait fd where it has one
+ * (fi_trywait + ppoll; woken by traffic it spins again), else by nanosleep; remote
+ * accesses seen on the FI_RMA_EVENT counter (where the provider has one) restart the
+ * spinning.  A progress thread (below) serves while the process is in no wait, as
+ * ofishmem's does: it sleeps on the CQ's wait fd (at most 1 ms:
+ * SHMEM_OFI_PROGRESS_INTERVAL), or without one for a quarter of the time since the
+ * last remote access, between 100 us and 1 ms.  Without the option the waits spin. */
+#define SPINS 64
+#define YIELDS 256
+#define NAP_MAX_NS 1000000L
+#define NAP_MIN_NS 100000L
+#define MAX_SLEEP_NS 100000L
+
+static int traffic(void)
+{
+    uint64_t v;
+
+    if (!R.rcntr)
+        return 0;
+    v = fi_cntr_read(R.rcntr);
+    if (v == R.rseen)
+        return 0;
+    R.rseen = v;
+    return 1;
+}
+
+/* one sleep of the progress thread (ofi_progress_main); *last: when traffic was last seen */
+static void nap(int64_t *last, int stop_fd)
+{
+    struct pollfd pfd[2] = { { .fd = R.cq_fd, .events = POLLIN },
+                             { .fd = stop_fd, .events = POLLIN } };
+    int64_t now = (int64_t)(bench_now_us() * 1000), ns = NAP_MAX_NS;
+    struct timespec ts;
+
+    if (traffic() || *last == 0)
+        *last = now;
+    if (R.cq_fd >= 0) {
+        struct fid *f = &R.rcq->fid;
+        if (fi_trywait(R.fabric, &f, 1) != FI_SUCCESS)
+            return; /* events pending */
+    } else {
+        ns = (now - *last) / 4;
+        ns = ns < NAP_MIN_NS ? NAP_MIN_NS : ns > NAP_MAX_NS ? NAP_MAX_NS : ns;
+    }
+    ts.tv_sec = 0;
+    ts.tv_nsec = ns;
+    if (R.cq_fd >= 0)
+        ppoll(pfd, stop_fd >= 0 ? 2 : 1, &ts, NULL);
+    else if (stop_fd >= 0)
+        ppoll(pfd + 1, 1, &ts, NULL);
+    else
+        nanosleep(&ts, NULL);
+}
+
+/* The progress thread (--target-sleep) stands by while the main thread polls in a
+ * wait (app_waiting), as ofishmem's does (ofi_attend) */
+static int app_waiting;
+
+static void futex_wait(void *w, uint32_t v, long ns)
+{
+    struct timespec ts = { 0, ns };
+    syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, v, &ts, NULL, 0);
+}
+static void futex_wake(void *w)
+{
+    syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+static void app_wait(int on)
+{
+    __atomic_store_n(&app_waiting, on, __ATOMIC_SEQ_CST);
+    if (!on)
+        futex_wake(&app_waiting);
+}
+static int word_holds(volatile uint64_t *w, uint64_t v, int eq)
+{
+    uint64_t x = *w;
+    return eq ? x == v : x >= v;
+}
+
+/* wait until *w == v (eq) or *w >= v, driving progress (the ping-pong's and the
+ * barrier's waits): spinning, or with --target-sleep as ofishmem's waits do */
+static void wait_word(volatile uint64_t *w, uint64_t v, int eq)
+{
+    unsigned i = 0;
+
+    if (R.sleep)
+        app_wait(1);
+    while (!word_holds(w, v, eq)) {
+        progress();
+        if (!R.sleep)
+            continue;
+        if (i >= SPINS && traffic()) {
+            i = 1;
+            continue;
+        }
+        if (i < SPINS) {
+            i++;
+            continue;
+        }
+        if (i < SPINS + YIELDS) {
+            i++;
+            sched_yield();
+            continue;
+        }
+        /* sleep on the wait fd (woken by traffic: spin again), or for that long */
+        unsigned shift = i++ - SPINS - YIELDS;
+        long ns = shift < 7 ? 1000L << shift : MAX_SLEEP_NS;
+        struct timespec ts = { 0, ns < MAX_SLEEP_NS ? ns : MAX_SLEEP_NS };
+        if (R.cq_fd >= 0) {
+            struct fid *f = &R.rcq->fid;
+            struct pollfd pfd = { .fd = R.cq_fd, .events = POLLIN };
+            if (fi_trywait(R.fabric, &f, 1) != FI_SUCCESS || ppoll(&pfd, 1, &ts, NULL) > 0)
+                i = 0;
+        } else
+            nanosleep(&ts, NULL);
+    }
+    if (R.sleep)
+        app_wait(0);
+}
+
+static int pt_stop_fd = -1;
+static volatile int pt_stop;
+
+static void *progress_thread(void *arg)
+{
+    int64_t last = 0;
+
+    (void)arg;
+    while (!pt_stop) {
+        if (__atomic_load_n(&app_waiting, __ATOMIC_SEQ_CST)) {
+            futex_wait(&app_waiting, 1, NAP_MAX_NS); /* stand by */
+            continue;
+        }
+        poll_cq(R.rcq, "progress thread");
+        nap(&last, pt_stop_fd);
+    }
+    return NULL;
 }
 
 static uint64_t raddr(size_t off)
@@ -324,9 +511,19 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd, int 
     h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
     if (prov && *prov)
         h->fabric_attr->prov_name = strdup(prov);
-    if (fi_getinfo(FI_VERSION(1, 5), NULL, NULL, 0, h, &res) || !res) {
-        h->tx_attr->op_flags = 0;
-        CK(fi_getinfo(FI_VERSION(1, 5), NULL, NULL, 0, h, &res));
+    /* --target-sleep: ofishmem asks for FI_RMA_EVENT first (a counter of remote
+     * accesses tells its waits and progress thread that traffic is coming) */
+    for (int ev = R.sleep; ev >= 0 && !res; ev--) {
+        h->caps = (h->caps & ~(uint64_t)FI_RMA_EVENT) | (ev ? FI_RMA_EVENT : 0);
+        h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+        if (fi_getinfo(FI_VERSION(1, 5), NULL, NULL, 0, h, &res) || !res) {
+            res = NULL;
+            h->tx_attr->op_flags = 0;
+            if (ev && (fi_getinfo(FI_VERSION(1, 5), NULL, NULL, 0, h, &res) || !res))
+                res = NULL;
+            else if (!ev)
+                CK(fi_getinfo(FI_VERSION(1, 5), NULL, NULL, 0, h, &res));
+        }
     }
     R.info = res;
     fi_freeinfo(h);
@@ -351,6 +548,8 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd, int 
     if (two_ep && (res->domain_attr->mr_mode & FI_MR_ENDPOINT))
         DIE("--endpoints 2: %s needs FI_MR_ENDPOINT, not done here", res->fabric_attr->prov_name);
     CK(fi_endpoint(R.domain, res, &R.ep, NULL));
+    if (R.sleep && (res->caps & FI_RMA_EVENT))
+        CK(fi_cntr_open(R.domain, &cntr_attr, &R.rcntr, NULL));
     CK(fi_av_open(R.domain, &av_attr, &R.av, NULL));
     if (two_ep) {
         /* the target endpoint: its own CQ, the same AV (peers' target addresses) */
@@ -358,6 +557,8 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd, int 
         R.tcq = open_cq(&cq_attr, wait_fd);
         CK(fi_ep_bind(R.tep, &R.av->fid, 0));
         CK(fi_ep_bind(R.tep, &R.tcq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION));
+        if (R.rcntr)
+            CK(fi_ep_bind(R.tep, &R.rcntr->fid, FI_REMOTE_WRITE | FI_REMOTE_READ));
         CK(fi_enable(R.tep));
         R.cq = open_cq(&cq_attr, 0);
     } else
@@ -368,7 +569,12 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd, int 
     CK(fi_ep_bind(R.ep, &R.cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION));
     CK(fi_ep_bind(R.ep, &R.pcntr->fid, FI_WRITE));
     CK(fi_ep_bind(R.ep, &R.gcntr->fid, FI_READ));
+    R.rcq = R.tcq ? R.tcq : R.cq;
+    if (R.rcntr && !two_ep)
+        CK(fi_ep_bind(R.ep, &R.rcntr->fid, FI_REMOTE_WRITE | FI_REMOTE_READ));
     CK(fi_enable(R.ep));
+    if (wait_fd)
+        CK(fi_control(&R.rcq->fid, FI_GETWAIT, &R.cq_fd));
 
     len = CTRL + 2 * R.max;
     if (posix_memalign((void **)&R.mem, 4096, len))
@@ -399,10 +605,13 @@ static void setup(const char *prov, const char *complete_mode, int wait_fd, int 
     R.rbase = theirs.base;
     R.rkey = theirs.key;
     if (R.me == 0) {
-        printf("# ofi_raw: provider %s, %s completion, inject <= %zu B, %s%s%s\n",
+        printf("# ofi_raw: provider %s, %s completion, inject <= %zu B, %s%s%s%s\n",
                res->fabric_attr->prov_name, R.dc ? "delivery" : "transmit + flush read", R.inject,
                R.tep ? "initiator and target endpoints" : "one endpoint",
                wait_fd ? ", target CQ with a wait fd" : "",
+               R.sleep
+                   ? (R.rcntr ? ", target sleeping (FI_RMA_EVENT counter)" : ", target sleeping")
+                   : "",
                threading == FI_THREAD_SAFE         ? ", FI_THREAD_SAFE"
                : threading == FI_THREAD_COMPLETION ? ", FI_THREAD_COMPLETION"
                : threading == FI_THREAD_ENDPOINT   ? ", FI_THREAD_ENDPOINT"
@@ -421,8 +630,8 @@ static void barrier(void)
     n++;
     POST(fi_inject_write(R.ep, &n, 8, R.peer, raddr(W_SEQ), R.rkey));
     R.put_issued++;
-    while (*w < n || fi_cntr_read(R.pcntr) < R.put_issued)
-        progress();
+    wait_word(w, n, 0);
+    wait_cntr(R.pcntr, R.put_issued);
 }
 
 typedef void (*op_fn)(void);
@@ -463,11 +672,23 @@ static const struct {
     { "int_g", op_g },         { "fetch_add", op_fadd }, { "add_quiet", op_add },
 };
 
-static void pingpong(const struct bench_opts *o, long iters)
+/* wait until the peer's ping arrives: polling memory only (the progress thread
+ * serves), or driving progress as a wait in the library */
+static void pp_wait(volatile uint64_t *w, uint64_t v, int on_memory)
+{
+    if (on_memory) {
+        for (unsigned spins = 0; *w != v; spins++) /* perf_lat's wait_for */
+            if (spins > 2000)
+                sched_yield();
+        return;
+    }
+    wait_word(w, v, 1);
+}
+
+static double pingpong_run(long burst, int on_memory)
 {
     volatile uint64_t *w = (volatile uint64_t *)(R.mem + W_PP);
-    long burst = iters / 20 > 100 ? iters / 20 : 100;
-    uint64_t v = 0;
+    static uint64_t v;
     double best = 1e9;
 
     barrier();
@@ -478,11 +699,9 @@ static void pingpong(const struct bench_opts *o, long iters)
             if (R.me == 0) {
                 put_small(W_PP, &v, 8);
                 complete();
-                while (*w != v)
-                    progress();
+                pp_wait(w, v, on_memory);
             } else {
-                while (*w != v)
-                    progress();
+                pp_wait(w, v, on_memory);
                 put_small(W_PP, &v, 8);
                 complete();
             }
@@ -491,11 +710,27 @@ static void pingpong(const struct bench_opts *o, long iters)
         if (b > 0 && t < best)
             best = t;
     }
-    if (R.me == 0) { /* perf_lat's two forms: a wait on memory, a wait in the library */
-        bench_row(o, "put8_pingpong_rtt", 8, 2, 20 * burst, best);
-        bench_row(o, "put8_pingpong_wait", 8, 2, 20 * burst, best);
-    }
     barrier();
+    return best;
+}
+
+/* perf_lat's two forms: a wait on memory (rtt), a wait in the library (wait).  Raw
+ * libfabric spinning in its CQ is both; with --target-sleep the first polls memory
+ * with a progress thread serving, the second drives progress and backs off. */
+static void pingpong(const struct bench_opts *o, long iters)
+{
+    long burst = iters / 20 > 100 ? iters / 20 : 100;
+    double rtt, wait;
+
+    if (R.sleep) {
+        wait = pingpong_run(burst, 0);
+        rtt = pingpong_run(burst, 1);
+    } else
+        rtt = wait = pingpong_run(burst, 0);
+    if (R.me == 0) {
+        bench_row(o, "put8_pingpong_rtt", 8, 2, 20 * burst, rtt);
+        bench_row(o, "put8_pingpong_wait", 8, 2, 20 * burst, wait);
+    }
 }
 
 /* perf_pingpong's message ping-pong: len bytes, then an 8-byte signal that must not
@@ -516,8 +751,7 @@ static void putsig_pingpong(const struct bench_opts *o, size_t len)
         for (long i = 0; i < iters; i++) {
             v++;
             if (R.me == 1)
-                while (*w != v)
-                    progress();
+                pp_wait(w, v, 0);
             if (len <= R.inject)
                 put_small(CTRL, src, len);
             else
@@ -526,8 +760,7 @@ static void putsig_pingpong(const struct bench_opts *o, size_t len)
                 complete();
             put_small(W_PP, &v, 8);
             if (R.me == 0)
-                while (*w != v)
-                    progress();
+                pp_wait(w, v, 0);
         }
         double t = (bench_now_us() - t0) / (2.0 * iters);
         if (b > 0 && t < best)
@@ -559,6 +792,8 @@ int main(int argc, char **argv)
             if (strcmp(argv[++i], "fd") != 0)
                 DIE("--target-wait %s: only 'fd' is known", argv[i]);
             wait_fd = 1;
+        } else if (strcmp(argv[i], "--target-sleep") == 0) {
+            R.sleep = own_backoff = 1;
         } else if (strcmp(argv[i], "--endpoints") == 0 && i + 1 < argc) {
             if (strcmp(argv[++i], "1") != 0 && strcmp(argv[i], "2") != 0)
                 DIE("--endpoints %s: 1 or 2", argv[i]);
@@ -582,10 +817,10 @@ int main(int argc, char **argv)
             args[nargs++] = argv[i];
     }
     if (bench_parse(nargs, args, &o) != 0) {
-        fprintf(stderr,
-                "  ofi_raw also takes --provider NAME, --complete flush|delivery, "
-                "--target-wait fd, --endpoints 1|2, --threading safe|completion|endpoint|domain, "
-                "--only lat,bw,rate,pingpong\n");
+        fprintf(stderr, "  ofi_raw also takes --provider NAME, --complete flush|delivery, "
+                        "--target-wait fd, --target-sleep, --endpoints 1|2, --threading "
+                        "safe|completion|endpoint|domain, "
+                        "--only lat,bw,rate,pingpong\n");
         return 2;
     }
     if (PMIx_Init(&R.proc, NULL, 0) != PMIX_SUCCESS)
@@ -601,8 +836,16 @@ int main(int argc, char **argv)
             DIE("run with exactly 2 processes");
         PMIX_VALUE_RELEASE(pv);
     }
+    if (R.sleep && threading != FI_THREAD_SAFE)
+        DIE("--target-sleep: its progress thread needs --threading safe");
     R.max = o.max_size < 8 ? 8 : o.max_size;
     setup(prov, cmode, wait_fd, two_ep);
+    pthread_t pt;
+    if (R.sleep) {
+        pt_stop_fd = eventfd(0, EFD_CLOEXEC);
+        if (pt_stop_fd < 0 || pthread_create(&pt, NULL, progress_thread, NULL))
+            DIE("cannot start the progress thread");
+    }
     src_small = R.mem + W_SRC; /* registered, for FI_MR_LOCAL providers */
     char *tbuf = R.mem + CTRL, *sbuf = R.mem + CTRL + R.max;
     memset(sbuf, R.me + 1, R.max);
@@ -713,6 +956,15 @@ int main(int argc, char **argv)
             putsig_pingpong(&o, len);
     }
     barrier();
+    if (R.sleep) {
+        uint64_t one = 1;
+        pt_stop = 1;
+        if (write(pt_stop_fd, &one, sizeof(one)) != sizeof(one))
+            DIE("cannot wake the progress thread");
+        futex_wake(&app_waiting);
+        pthread_join(pt, NULL);
+        close(pt_stop_fd);
+    }
     fence();
     fi_close(&R.mr->fid);
     fi_close(&R.ep->fid);
@@ -720,6 +972,8 @@ int main(int argc, char **argv)
         fi_close(&R.tep->fid);
         fi_close(&R.tcq->fid);
     }
+    if (R.rcntr)
+        fi_close(&R.rcntr->fid);
     fi_close(&R.pcntr->fid);
     fi_close(&R.gcntr->fid);
     fi_close(&R.cq->fid);
