@@ -260,14 +260,21 @@ ofs_status_t coll_init(void)
     if (st != OFS_OK)
         return st;
     {
-        int *m = malloc((size_t)ofs_g.local_size * sizeof(int));
+        /* the PEs whose memory this PE reaches by load/store (spec: shmem_ptr is non-NULL
+         * for every member): its node's, unless SHMEM_LOCAL_TRANSPORT=ofi maps none */
+        int by_ofi = ofs_g.params.LOCAL_TRANSPORT == OFS_LOCAL_TRANSPORT_OFI;
+        int size = by_ofi ? 1 : ofs_g.local_size, rank = by_ofi ? 0 : ofs_g.local_rank;
+        int *m = malloc((size_t)size * sizeof(int));
         int start, stride;
         if (!m)
             return OFS_ERR_NOMEM;
-        memcpy(m, ofs_g.local_pes, (size_t)ofs_g.local_size * sizeof(int));
-        list_shape(m, ofs_g.local_size, &start, &stride);
-        st = team_setup(&shmem_internal_team_shared, COLL_SLOT_SHARED, m, start, stride,
-                        ofs_g.local_size, ofs_g.local_rank, 0, 0, &shmem_internal_team_world);
+        if (by_ofi)
+            m[0] = ofs_g.my_pe;
+        else
+            memcpy(m, ofs_g.local_pes, (size_t)size * sizeof(int));
+        list_shape(m, size, &start, &stride);
+        st = team_setup(&shmem_internal_team_shared, COLL_SLOT_SHARED, m, start, stride, size, rank,
+                        0, 0, &shmem_internal_team_world);
         if (st != OFS_OK)
             return st;
         if (stride != 0)

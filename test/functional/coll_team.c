@@ -40,15 +40,23 @@ int main(void)
     CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) >= 1);
     CHECK(shmem_team_translate_pe(SHMEM_TEAM_SHARED, shmem_team_my_pe(SHMEM_TEAM_SHARED),
                                   SHMEM_TEAM_WORLD) == me);
-    /* SHMEM_TEAM_SHARED members are load/store reachable, except that with
-     * SHMEM_LOCAL_TRANSPORT=ofi same-node peers may be unmapped (shmem_ptr NULL) */
+    /* SHMEM_TEAM_SHARED is exactly the PEs whose memory shmem_ptr reaches (spec), static
+     * and heap alike: with SHMEM_LOCAL_TRANSPORT=ofi, this PE alone */
     lt = getenv("SHMEM_LOCAL_TRANSPORT");
     local_ofi = lt && strcasecmp(lt, "ofi") == 0;
-    for (int i = 0; i < shmem_team_n_pes(SHMEM_TEAM_SHARED); i++) {
-        int w = shmem_team_translate_pe(SHMEM_TEAM_SHARED, i, SHMEM_TEAM_WORLD);
-        CHECK(w >= 0 && w < npes);
-        if (w == me || !local_ofi)
-            CHECK(shmem_ptr(sym, w) != NULL);
+    if (local_ofi)
+        CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) == 1);
+    {
+        long *h = shmem_malloc(sizeof(long));
+        int members = 0;
+        for (int w = 0; w < npes; w++) {
+            int t = shmem_team_translate_pe(SHMEM_TEAM_WORLD, w, SHMEM_TEAM_SHARED);
+            members += t >= 0;
+            CHECK((t >= 0) == (shmem_ptr(sym, w) != NULL));
+            CHECK((t >= 0) == (shmem_ptr(h, w) != NULL));
+        }
+        CHECK(members == shmem_team_n_pes(SHMEM_TEAM_SHARED));
+        shmem_free(h);
     }
     CHECK(shmem_team_get_config(SHMEM_TEAM_WORLD, SHMEM_TEAM_NUM_CONTEXTS, &cfg) == 0);
     CHECK(shmem_team_sync(SHMEM_TEAM_WORLD) == 0);
