@@ -141,6 +141,14 @@ static void team_state_free(int slot)
 
     if (!nt)
         return;
+    /* a team whose last requests completed outside a pass (the fast path) may still be on
+     * the engine's list */
+    for (struct nbc_team **pp = &eng.active; nt->active && *pp; pp = &(*pp)->anext)
+        if (*pp == nt) {
+            *pp = nt->anext;
+            nt->active = 0;
+            break;
+        }
     free(nt->seen);
     free(nt->owed);
     nbc_shm_team_free(nt);
@@ -512,10 +520,20 @@ static int req_done(struct coll_nbc_req *q)
     return __atomic_load_n(&q->state, __ATOMIC_ACQUIRE) == NBC_S_DONE;
 }
 
-/* the last look of a waiter before it sleeps on the bell */
-static int wait_done(void *q)
+/* the last look of a waiter before it sleeps on the bell (a fast request: its team's
+ * fast requests only; the wait's own progress calls run the whole engine) */
+static int wait_done(void *arg)
 {
-    nbc_progress();
+    struct coll_nbc_req *q = arg;
+
+    if (q->fast) {
+        if (!req_done(q) && pthread_mutex_trylock(&eng.lock) == 0) {
+            nbc_shm_advance(q->nt);
+            pthread_mutex_unlock(&eng.lock);
+        }
+    } else {
+        nbc_progress();
+    }
     return req_done(q);
 }
 
