@@ -171,7 +171,11 @@ void *nbc_tmp_get(struct nbc_sched *s, size_t len) OFS_HIDDEN;
  * sender (a broadcast's root) runs up to NBC_EAGER_UNITS small requests ahead of a slow
  * member, NBC_EAGER_DEPTH large ones. */
 #define NBC_EAGER_DEPTH 4 /* landing slots of nbc_eager_len() bytes per sender */
-#define NBC_EAGER_SUB 4   /* units per slot */
+/* eager through shared memory only up to this: beyond it the second copy (out of the
+ * landing area) costs more than the handshake it saves (docs/nbc.md); so no larger
+ * landing slots are reserved when signals go by CPU atomics */
+#define NBC_EAGER_SHM_MAX 1024
+#define NBC_EAGER_SUB 4 /* units per slot */
 #define NBC_EAGER_UNITS (NBC_EAGER_DEPTH * NBC_EAGER_SUB)
 size_t nbc_eager_len(void) OFS_HIDDEN;
 /* unit of member's part of the landing area */

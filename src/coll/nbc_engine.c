@@ -111,6 +111,8 @@ ofs_status_t coll_nbc_init(void)
     eng.land_per = (size_t)ofs_g.params.NBC_EAGER;
     if (eng.land_per > NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes)
         eng.land_per = NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes;
+    if (coll_cfg.fast_signal && eng.land_per > NBC_EAGER_SHM_MAX)
+        eng.land_per = NBC_EAGER_SHM_MAX;
     eng.land_per &= ~(size_t)63;
     eager_len = eng.land_per * NBC_EAGER_DEPTH * (size_t)ofs_g.n_pes * (size_t)eng.nslots;
     land_len = eager_len + eng.land_per * 2 * (size_t)ofs_g.n_pes * (size_t)eng.nslots;

@@ -230,8 +230,15 @@ int nbc_shm_advance(struct nbc_team *nt)
         moved = 1;
         nbc_req_complete(q, q->f.counted);
     }
-    if (moved) /* after every read of the entries: their writers may reuse them */
-        __atomic_store_n(done_word(nt->fring[nt->team->my_pe]), nt->fdone, __ATOMIC_RELEASE);
+    if (moved) {
+        /* after every read of the entries: their writers may reuse them (and one may
+         * sleep on its bell for that: ring_free) */
+        int n = nt->team->size, me = nt->team->my_pe;
+        __atomic_store_n(done_word(nt->fring[me]), nt->fdone, __ATOMIC_SEQ_CST);
+        for (int j = 0; j < n; j++)
+            if (j != me)
+                nbc_bell_ring((uint64_t *)nt->fring[n + j]);
+    }
     return moved;
 }
 
@@ -252,6 +259,17 @@ static int ring_free(struct nbc_team *nt, uint64_t need)
     }
     nt->ffree = low;
     return 1;
+}
+
+struct ring_need {
+    struct nbc_team *nt;
+    uint64_t need;
+};
+
+static int ring_free_cb(void *arg)
+{
+    const struct ring_need *r = arg;
+    return ring_free(r->nt, r->need);
 }
 
 void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
@@ -275,8 +293,11 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     q->f.type = (uint8_t)a->type;
     q->f.exclusive = (uint8_t)a->exclusive;
     q->f.counted = 0;
-    if (s > NBC_SHM_DEPTH && nt->ffree < s - NBC_SHM_DEPTH)
-        COMM_WAIT_UNTIL(ring_free(nt, s - NBC_SHM_DEPTH));
+    if (s > NBC_SHM_DEPTH && nt->ffree < s - NBC_SHM_DEPTH) {
+        /* the members that completed request need ring my bell (nbc_shm_advance) */
+        struct ring_need r = { nt, s - NBC_SHM_DEPTH };
+        COMM_WAIT_UNTIL_NAP(ring_free(nt, r.need), nbc_bell_nap(ring_free_cb, &r));
+    }
     e = entry(nt->fring[me], s);
     data = (char *)(e + 1);
     switch (a->kind) {
