@@ -130,6 +130,7 @@ struct nbc_fast {
     int root;
     uint8_t kind, op, type, exclusive;
     uint8_t counted; /* in nbc_outstanding (it did not complete at its post) */
+    uint8_t k;       /* entries it takes: seq .. seq + k - 1 */
 };
 
 struct coll_nbc_req {
@@ -217,6 +218,7 @@ extern unsigned nbc_moves OFS_HIDDEN;
  * that used it (so a member runs up to NBC_SHM_DEPTH requests ahead).  Fast requests of
  * a team complete in posting order; they touch nothing the schedules use. */
 #define NBC_SHM_DEPTH 16
+#define NBC_SHM_PIECES 4 /* entries a request may take (its contribution in pieces) */
 ofs_status_t nbc_shm_init(void) OFS_HIDDEN;
 void nbc_shm_fini(void) OFS_HIDDEN;
 /* the team's fast state (nt->fring), at its first post; 0 when it has no ring */

@@ -39,7 +39,9 @@ ofs_status_t nbc_shm_init(void)
 {
     size_t len;
 
-    shm.cap = (size_t)ofs_g.params.NBC_SHM & ~(size_t)7;
+    /* an entry holds a quarter of the largest contribution, a multiple of 64 bytes (every
+     * element size divides it: a reduction folds an entry's piece at a time) */
+    shm.cap = (size_t)ofs_g.params.NBC_SHM / NBC_SHM_PIECES & ~(size_t)63;
     if (!shm.cap || !coll_cfg.fast_signal || ofs_g.n_pes < 2)
         return OFS_OK; /* the same on every PE: nobody allocates */
     shm.nslots = (int)ofs_g.params.TEAMS_MAX;
@@ -122,7 +124,7 @@ int nbc_shm_fits(struct nbc_team *nt, const struct coll_nbc_args *a)
     if (a->kind == COLL_NBC_COLLECT) /* lengths differ by member: no common decision */
         return 0;
     /* nelems x es x n was checked against overflow by the API */
-    return contribution(a, nt->team->size) <= shm.cap;
+    return contribution(a, nt->team->size) <= shm.cap * NBC_SHM_PIECES;
 }
 
 static uint64_t *done_word(char *ring)
@@ -141,22 +143,45 @@ static int arrived(struct nbc_team *nt, int j, uint64_t s)
     return __atomic_load_n(entry(nt->fring[j], s), __ATOMIC_ACQUIRE) >= s;
 }
 
-/* the strided alltoall's block for member j, nel elements of es bytes: from source
- * (stride sst, block j at j x nel x sst) or into dest (stride dst), packed at p */
-static void pack(char *p, const char *src, ptrdiff_t sst, size_t nel, size_t es, int j)
+/* bytes [off, off + len) of the contribution of the request whose first entry is s, in
+ * ring: it spans entries s, s + 1, ... of shm.cap bytes each */
+static void ring_read(char *dst, char *ring, uint64_t s, size_t off, size_t len)
+{
+    while (len) {
+        size_t o = off % shm.cap, c = shm.cap - o < len ? shm.cap - o : len;
+        memcpy(dst, (char *)(entry(ring, s + off / shm.cap) + 1) + o, c);
+        dst += c, off += c, len -= c;
+    }
+}
+
+static void ring_write(char *ring, uint64_t s, size_t off, const char *src, size_t len)
+{
+    while (len) {
+        size_t o = off % shm.cap, c = shm.cap - o < len ? shm.cap - o : len;
+        memcpy((char *)(entry(ring, s + off / shm.cap) + 1) + o, src, c);
+        src += c, off += c, len -= c;
+    }
+}
+
+/* the strided alltoall's block for member j, nel elements of es bytes (es divides
+ * shm.cap: no element straddles two entries): from source (stride sst, block j at
+ * j x nel x sst) into the ring at off, or from the ring at off into dest (stride dst) */
+static void pack(char *ring, uint64_t s, size_t off, const char *src, ptrdiff_t sst, size_t nel,
+                 size_t es, int j)
 {
     const char *b = src + (size_t)j * nel * (size_t)sst * es;
 
     for (size_t i = 0; i < nel; i++)
-        memcpy(p + i * es, b + i * (size_t)sst * es, es);
+        ring_write(ring, s, off + i * es, b + i * (size_t)sst * es, es);
 }
 
-static void unpack(char *dest, ptrdiff_t dst, const char *p, size_t nel, size_t es, int j)
+static void unpack(char *dest, ptrdiff_t dst, char *ring, uint64_t s, size_t off, size_t nel,
+                   size_t es, int j)
 {
     char *b = dest + (size_t)j * nel * (size_t)dst * es;
 
     for (size_t i = 0; i < nel; i++)
-        memcpy(b + i * (size_t)dst * es, p + i * es, es);
+        ring_read(b + i * (size_t)dst * es, ring, s, off + i * es, es);
 }
 
 /* complete q if every entry it reads is there; 1 when it did */
@@ -165,22 +190,22 @@ static int fast_try(struct nbc_team *nt, struct coll_nbc_req *q)
     const struct nbc_fast *f = &q->f;
     int n = nt->team->size, me = nt->team->my_pe, last = n - 1;
     size_t len = f->nelems * f->es;
-    uint64_t s = f->seq;
+    uint64_t s = f->seq, sl = f->seq + f->k - 1; /* its first and last entries */
+    char **ring = nt->fring;
 
     switch (f->kind) {
     case COLL_NBC_BCAST:
         if (me == f->root)
             return 1;
-        if (!arrived(nt, f->root, s))
+        if (!arrived(nt, f->root, sl))
             return 0;
-        if (len)
-            memcpy(f->dest, entry(nt->fring[f->root], s) + 1, len);
+        ring_read(f->dest, ring[f->root], s, 0, len);
         return 1;
     case COLL_NBC_SCAN: last = f->exclusive ? me - 1 : me; break;
     default: break;
     }
     for (int j = 0; j <= last; j++)
-        if (j != me && !arrived(nt, j, s))
+        if (j != me && !arrived(nt, j, sl))
             return 0;
     if (!len)
         return 1;
@@ -188,28 +213,30 @@ static int fast_try(struct nbc_team *nt, struct coll_nbc_req *q)
     case COLL_NBC_FCOLLECT:
         for (int j = 0; j < n; j++)
             if (j != me)
-                memcpy(f->dest + (size_t)j * len, entry(nt->fring[j], s) + 1, len);
+                ring_read(f->dest + (size_t)j * len, ring[j], s, 0, len);
         break;
     case COLL_NBC_ALLTOALL:
         for (int j = 0; j < n; j++)
             if (j != me)
-                memcpy(f->dest + (size_t)j * len,
-                       (char *)(entry(nt->fring[j], s) + 1) + (size_t)me * len, len);
+                ring_read(f->dest + (size_t)j * len, ring[j], s, (size_t)me * len, len);
         break;
     case COLL_NBC_ALLTOALLS:
         for (int j = 0; j < n; j++)
             if (j != me)
-                unpack(f->dest, f->dst, (char *)(entry(nt->fring[j], s) + 1) + (size_t)me * len,
-                       f->nelems, f->es, j);
+                unpack(f->dest, f->dst, ring[j], s, (size_t)me * len, f->nelems, f->es, j);
         break;
     case COLL_NBC_REDUCE:
-    case COLL_NBC_SCAN: /* in member order, my own term from my entry (dest may be source) */
-        if (last < 0)
-            break;
-        memcpy(f->dest, entry(nt->fring[0], s) + 1, len);
-        for (int j = 1; j <= last; j++)
-            coll_op_apply((enum coll_op)f->op, (enum coll_type)f->type, f->dest,
-                          entry(nt->fring[j], s) + 1, f->nelems);
+    case COLL_NBC_SCAN:
+        /* in member order, my own term from my entry (dest may be source), an entry's
+         * piece at a time (es divides shm.cap) */
+        for (size_t off = 0; off < len && last >= 0; off += shm.cap) {
+            uint64_t e = s + off / shm.cap;
+            size_t c = len - off < shm.cap ? len - off : shm.cap;
+            memcpy(f->dest + off, entry(ring[0], e) + 1, c);
+            for (int j = 1; j <= last; j++)
+                coll_op_apply((enum coll_op)f->op, (enum coll_type)f->type, f->dest + off,
+                              entry(ring[j], e) + 1, c / f->es);
+        }
         break;
     default: break;
     }
@@ -226,7 +253,7 @@ int nbc_shm_advance(struct nbc_team *nt)
         if (!nt->fhead)
             nt->ftail = NULL;
         q->next = NULL;
-        nt->fdone = q->f.seq;
+        nt->fdone = q->f.seq + q->f.k - 1;
         moved = 1;
         nbc_req_complete(q, q->f.counted);
     }
@@ -277,12 +304,15 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     struct nbc_team *nt = q->nt;
     struct coll_team *t = nt->team;
     int n = t->size, me = t->my_pe, publish = 1;
-    size_t len = a->nelems * a->es;
-    uint64_t s = ++nt->fseq, *e;
-    char *data, *dest = a->dest;
+    size_t len = a->nelems * a->es, c = contribution(a, n);
+    uint64_t k = c > shm.cap ? (c + shm.cap - 1) / shm.cap : 1; /* entries it takes */
+    uint64_t s = nt->fseq + 1, sl = s + k - 1;
+    char *dest = a->dest, *ring = nt->fring[me];
     const char *src = a->src;
 
+    nt->fseq = sl;
     q->f.seq = s;
+    q->f.k = (uint8_t)k;
     q->f.dest = dest;
     q->f.nelems = a->nelems;
     q->f.es = a->es;
@@ -293,51 +323,47 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     q->f.type = (uint8_t)a->type;
     q->f.exclusive = (uint8_t)a->exclusive;
     q->f.counted = 0;
-    if (s > NBC_SHM_DEPTH && nt->ffree < s - NBC_SHM_DEPTH) {
+    if (sl > NBC_SHM_DEPTH && nt->ffree < sl - NBC_SHM_DEPTH) {
         /* the members that completed request need ring my bell (nbc_shm_advance) */
-        struct ring_need r = { nt, s - NBC_SHM_DEPTH };
+        struct ring_need r = { nt, sl - NBC_SHM_DEPTH };
         COMM_WAIT_UNTIL_NAP(ring_free(nt, r.need), nbc_bell_nap(ring_free_cb, &r));
     }
-    e = entry(nt->fring[me], s);
-    data = (char *)(e + 1);
     switch (a->kind) {
     case COLL_NBC_BCAST:
         publish = me == a->root;
         if (publish && len) {
-            memcpy(data, src, len);
+            ring_write(ring, s, 0, src, len);
             if (dest != src)
                 memmove(dest, src, len);
         }
         break;
     case COLL_NBC_FCOLLECT:
         if (len) {
-            memcpy(data, src, len);
+            ring_write(ring, s, 0, src, len);
             memmove(dest + (size_t)me * len, src, len);
         }
         break;
     case COLL_NBC_ALLTOALL:
         if (len) {
-            memcpy(data, src, (size_t)n * len);
+            ring_write(ring, s, 0, src, (size_t)n * len);
             memmove(dest + (size_t)me * len, src + (size_t)me * len, len);
         }
         break;
     case COLL_NBC_ALLTOALLS:
         for (int j = 0; j < n && len; j++)
-            pack(data + (size_t)j * len, src, a->sst, a->nelems, a->es, j);
+            pack(ring, s, (size_t)j * len, src, a->sst, a->nelems, a->es, j);
         if (len)
-            unpack(dest, a->dst, data + (size_t)me * len, a->nelems, a->es, me);
+            unpack(dest, a->dst, ring, s, (size_t)me * len, a->nelems, a->es, me);
         break;
     case COLL_NBC_REDUCE:
-    case COLL_NBC_SCAN:
-        if (len)
-            memcpy(data, src, len);
-        break;
+    case COLL_NBC_SCAN: ring_write(ring, s, 0, src, len); break;
     default: break;
     }
     if (publish) {
         /* the data, then the number, then the bells: a sleeper sets its bell's bit before
          * its last look at the entries (nbc_bell_nap), so one of the two sees the other */
-        __atomic_store_n(e, s, __ATOMIC_SEQ_CST);
+        for (uint64_t e = s; e <= sl; e++) /* a reader looks at the last one */
+            __atomic_store_n(entry(ring, e), e, __ATOMIC_SEQ_CST);
         for (int j = 0; j < n; j++)
             if (j != me)
                 nbc_bell_ring((uint64_t *)nt->fring[n + j]);

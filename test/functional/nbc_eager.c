@@ -143,14 +143,14 @@ static void red_rounds(shmem_team_t t, int blocking)
  * large broadcast (the engine's path) among them, a blocking reduction on another team
  * among the posts, completion in both orders, then a loop that reuses the buffers right
  * after each wait */
-static long want_of(int kind, int n, int tme, int rs, int k, int i, int root)
+static long want_of(int kind, int n, int tme, int rs, int k, int i, int root, int m)
 {
     long w = 0;
 
     switch (kind) {
     case 1: return val(root, rs, k, i);
-    case 2: return val(i / NS, rs, k, i % NS);
-    case 3: return val(i / NS, rs, k, tme * NS + i % NS);
+    case 2: return val(i / m, rs, k, i % m);
+    case 3: return val(i / m, rs, k, tme * m + i % m);
     case 5:
         for (int j = 0; j < n; j++)
             w += val(j, rs, k, i);
@@ -164,6 +164,15 @@ static long want_of(int kind, int n, int tme, int rs, int k, int i, int root)
     return 0;
 }
 
+/* longs per block of request k: requests 8-15 larger (up to 4 entries of the ring: a
+ * contribution in pieces; an alltoall of 3 PEs or more beyond it: the engine's path) */
+#define SM 1600
+static long ssrc[OUT][SM], sdst[OUT][SM];
+static int msize(int k)
+{
+    return k / 8 != 1 ? NS : k % 8 == 3 ? 200 : 400;
+}
+
 static void shm_rounds(shmem_team_t t, int salt)
 {
     int n = shmem_team_n_pes(t), tme = shmem_team_my_pe(t);
@@ -173,9 +182,9 @@ static void shm_rounds(shmem_team_t t, int salt)
         int rs = round + salt;
 
         for (int k = 0; k < OUT; k++)
-            for (int i = 0; i < NS * 8; i++) {
-                src[k][i] = val(tme, rs, k, i);
-                dst[k][i] = -1;
+            for (int i = 0; i < SM; i++) {
+                ssrc[k][i] = val(tme, rs, k, i);
+                sdst[k][i] = -1;
             }
         for (int i = 0; i < NL; i++)
             big_src[i] = val(tme, rs, 9, i);
@@ -184,22 +193,22 @@ static void shm_rounds(shmem_team_t t, int salt)
             nanosleep(&ts, NULL);
         }
         for (int k = 0; k < OUT; k++) {
+            size_t m = (size_t)msize(k);
+            long *d = sdst[k], *sr = ssrc[k];
             switch (k % 8) {
             case 0: CHECK(shmemx_team_sync_nb(t, &r[k]) == 0); break;
-            case 1:
-                CHECK(shmemx_long_broadcast_nb(t, dst[k], src[k], NS, (rs + k) % n, &r[k]) == 0);
-                break;
-            case 2: CHECK(shmemx_long_fcollect_nb(t, dst[k], src[k], NS, &r[k]) == 0); break;
-            case 3: CHECK(shmemx_long_alltoall_nb(t, dst[k], src[k], NS, &r[k]) == 0); break;
+            case 1: CHECK(shmemx_long_broadcast_nb(t, d, sr, m, (rs + k) % n, &r[k]) == 0); break;
+            case 2: CHECK(shmemx_long_fcollect_nb(t, d, sr, m, &r[k]) == 0); break;
+            case 3: CHECK(shmemx_long_alltoall_nb(t, d, sr, m, &r[k]) == 0); break;
             case 4: /* strided: blocks of 2 elements, source stride 2, dest stride 3 */
                 for (int j = 0; j < n; j++)
                     for (int i = 0; i < 2; i++)
-                        src[k][j * 4 + i * 2] = val(tme, rs, k, j * 100 + i);
-                CHECK(shmemx_long_alltoalls_nb(t, dst[k], src[k], 3, 2, 2, &r[k]) == 0);
+                        sr[j * 4 + i * 2] = val(tme, rs, k, j * 100 + i);
+                CHECK(shmemx_long_alltoalls_nb(t, d, sr, 3, 2, 2, &r[k]) == 0);
                 break;
-            case 5: CHECK(shmemx_long_sum_reduce_nb(t, src[k], src[k], NS, &r[k]) == 0); break;
-            case 6: CHECK(shmemx_long_sum_inscan_nb(t, dst[k], src[k], NS, &r[k]) == 0); break;
-            default: CHECK(shmemx_long_sum_exscan_nb(t, dst[k], src[k], NS, &r[k]) == 0);
+            case 5: CHECK(shmemx_long_sum_reduce_nb(t, sr, sr, m, &r[k]) == 0); break;
+            case 6: CHECK(shmemx_long_sum_inscan_nb(t, d, sr, m, &r[k]) == 0); break;
+            default: CHECK(shmemx_long_sum_exscan_nb(t, d, sr, m, &r[k]) == 0);
             }
             if (k == OUT / 2) { /* the engine's path among the fast ones */
                 shmemx_req_h b;
@@ -218,13 +227,14 @@ static void shm_rounds(shmem_team_t t, int salt)
         for (int i = 0; i < NL; i += 101)
             CHECK(big_dst[i] == val(round % n, rs, 9, i));
         for (int k = 0; k < OUT; k++) {
-            int kind = k % 8, cnt = kind == 2 || kind == 3 ? NS * n : kind == 4 ? 6 * n : NS;
-            const long *d = kind == 5 ? src[k] : dst[k];
+            int kind = k % 8, m = msize(k);
+            int cnt = kind == 2 || kind == 3 ? m * n : kind == 4 ? 6 * n : m;
+            const long *d = kind == 5 ? ssrc[k] : sdst[k];
             if (kind == 0 || (kind == 7 && tme == 0))
                 continue;
             for (int i = 0; i < cnt; i++) {
                 long want = kind == 4 ? (i % 3 ? -1 : val(i / 6, rs, k, tme * 100 + i % 6 / 3))
-                                      : want_of(kind, n, tme, rs, k, i, (rs + k) % n);
+                                      : want_of(kind, n, tme, rs, k, i, (rs + k) % n, m);
                 if (d[i] != want) {
                     CHECK(d[i] == want);
                     fprintf(stderr,
@@ -243,7 +253,7 @@ static void shm_rounds(shmem_team_t t, int salt)
               shmemx_req_wait(&q) == 0);
         CHECK(dst[0][0] == val(i % n, i, 0, 0));
         CHECK(shmemx_long_sum_reduce_nb(t, dst[0], src[0], 1, &q) == 0 && shmemx_req_wait(&q) == 0);
-        CHECK(dst[0][0] == want_of(5, n, tme, i, 0, 0, 0));
+        CHECK(dst[0][0] == want_of(5, n, tme, i, 0, 0, 0, 1));
     }
 }
 
