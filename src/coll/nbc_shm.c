@@ -25,6 +25,11 @@
 
 #include <stdlib.h>
 
+/* a post waiting for its ring sleeps until the members' completion words pass a multiple
+ * of this (at most NBC_SHM_DEPTH / 2 - NBC_SHM_PIECES + 1, so it is at least the entries
+ * the post needs and at most requests they have already been posted) */
+#define NBC_SHM_WAKE 4
+
 #define NBC_SHM_HDR 64 /* the completion word's line, before the entries */
 
 static struct {
@@ -246,6 +251,7 @@ static int fast_try(struct nbc_team *nt, struct coll_nbc_req *q)
 int nbc_shm_advance(struct nbc_team *nt)
 {
     struct coll_nbc_req *q;
+    uint64_t was = nt->fdone;
     int moved = 0;
 
     while ((q = nt->fhead) != NULL && fast_try(nt, q)) {
@@ -258,11 +264,13 @@ int nbc_shm_advance(struct nbc_team *nt)
         nbc_req_complete(q, q->f.counted);
     }
     if (moved) {
-        /* after every read of the entries: their writers may reuse them (and one may
-         * sleep on its bell for that: ring_free) */
+        /* after every read of the entries: their writers may reuse them.  One may sleep
+         * on its bell for that, until a multiple of NBC_SHM_WAKE (nbc_shm_post): the bells
+         * are rung when the word passes one, not at every completion (a wake-up per
+         * request would cost more than the request) */
         int n = nt->team->size, me = nt->team->my_pe;
         __atomic_store_n(done_word(nt->fring[me]), nt->fdone, __ATOMIC_SEQ_CST);
-        for (int j = 0; j < n; j++)
+        for (int j = 0; j < n && was / NBC_SHM_WAKE != nt->fdone / NBC_SHM_WAKE; j++)
             if (j != me)
                 nbc_bell_ring((uint64_t *)nt->fring[n + j]);
     }
@@ -324,8 +332,10 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     q->f.exclusive = (uint8_t)a->exclusive;
     q->f.counted = 0;
     if (sl > NBC_SHM_DEPTH && nt->ffree < sl - NBC_SHM_DEPTH) {
-        /* the members that completed request need ring my bell (nbc_shm_advance) */
-        struct ring_need r = { nt, sl - NBC_SHM_DEPTH };
+        /* the ring is full: wait until about half of it is free (a multiple of
+         * NBC_SHM_WAKE: the members that pass it ring my bell, nbc_shm_advance), so that a
+         * root running ahead sleeps once per few requests, not once per request */
+        struct ring_need r = { nt, (sl - NBC_SHM_DEPTH / 2) / NBC_SHM_WAKE * NBC_SHM_WAKE };
         COMM_WAIT_UNTIL_NAP(ring_free(nt, r.need), nbc_bell_nap(ring_free_cb, &r));
     }
     switch (a->kind) {
