@@ -98,9 +98,9 @@ struct nbc_team {
     /* the same-node fast path (nbc_shm.c): its requests, in posting order, apart from the
      * schedules' (they share no memory and complete in their own order) */
     struct coll_nbc_req *fhead, *ftail;
-    uint64_t fseq;  /* fast requests posted */
-    uint64_t fdone; /* fast requests completed (the last one; in order) */
-    uint64_t ffree; /* every member completed this many (a lower bound, cached) */
+    uint64_t fseq;  /* ring entries taken by the fast requests posted */
+    uint64_t fdone; /* the last entry of the fast requests completed (in order) */
+    uint64_t ffree; /* every member completed this many entries (a lower bound, cached) */
     char **fring;   /* by member: its ring for this team's slot, mapped here (NULL: none),
                       * then (fring[size + j]) its bell */
     int ftried;     /* fring was looked for */
@@ -123,7 +123,7 @@ struct nbc_sched {
 
 /* a request of the same-node fast path: what its completion needs */
 struct nbc_fast {
-    uint64_t seq; /* its number among the team's fast requests (1, 2, ...) */
+    uint64_t seq; /* the number of its first ring entry among the team's (1, 2, ...) */
     char *dest;
     size_t nelems, es;
     ptrdiff_t dst; /* alltoalls: dest's stride, in elements */
@@ -210,13 +210,14 @@ extern unsigned nbc_moves OFS_HIDDEN;
  * On a team whose members are all mapped (one node, signals by CPU atomics), a small
  * request goes through the team's ring of NBC_SHM_DEPTH entries per member in shared
  * memory instead of a schedule: the post writes my contribution (a broadcast root's block,
- * my block or source, an alltoall's n blocks; nothing for a sync) into my entry of the
- * request's number and publishes the number in the entry's sequence word; completion
- * reads the members' entries of that number once their words show it, copies (or folds)
- * them out, then stores the number in my completion word.  An entry is written again
- * NBC_SHM_DEPTH requests later, once every member's completion word shows the request
- * that used it (so a member runs up to NBC_SHM_DEPTH requests ahead).  Fast requests of
- * a team complete in posting order; they touch nothing the schedules use. */
+ * my block or source, an alltoall's n blocks; nothing for a sync) into my entries of the
+ * request's numbers (up to NBC_SHM_PIECES) and publishes the numbers in the entries'
+ * sequence words; completion reads the members' entries once their words show them,
+ * copies (or folds) them out, then stores the last number in my completion word.  An
+ * entry is written again NBC_SHM_DEPTH entries later, once every member's completion word
+ * shows the request that used it (so a member runs up to NBC_SHM_DEPTH entries ahead).
+ * Fast requests of a team complete in posting order; they touch nothing the schedules
+ * use. */
 #define NBC_SHM_DEPTH 16
 #define NBC_SHM_PIECES 4 /* entries a request may take (its contribution in pieces) */
 ofs_status_t nbc_shm_init(void) OFS_HIDDEN;

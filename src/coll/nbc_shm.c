@@ -5,18 +5,20 @@
  * counters (coll_bring.c, coll_bline_*), instead of a schedule with a handshake per pair.
  *
  * Per team slot, my copy of the symmetric area holds my completion word (its own cache
- * line: the last fast request of the team I completed) and NBC_SHM_DEPTH entries, each a
- * sequence word followed by up to shm.cap bytes of data.  Request s of the team (counted
- * on every member alike: the requests of a team are posted in the same order everywhere)
- * uses entry s mod NBC_SHM_DEPTH.
- * - Post: once every member's completion word shows s - NBC_SHM_DEPTH (the entry's
- *   last readers are done; meanwhile I complete my own earlier requests, so two members
- *   that both run ahead cannot wait for each other), my contribution goes into my entry,
- *   then s into its sequence word (sequentially consistent), then the members' bells are
- *   rung if somebody sleeps on them (nbc_bell_ring: the engine thread or a waiter).
- * - Completion, in posting order: once the entries of the members whose data I need show
- *   s, their data is copied (or folded in member order, so every PE computes the same
- *   result with the same rounding) into dest, and s goes into my completion word.
+ * line: the last entry of the team's fast requests I completed) and NBC_SHM_DEPTH
+ * entries, each a sequence word followed by shm.cap bytes of data.  A request takes
+ * entries s .. l (its contribution in pieces of shm.cap, at most NBC_SHM_PIECES; entries
+ * are counted on every member alike: the requests of a team are posted in the same order
+ * everywhere); entry e lives at e mod NBC_SHM_DEPTH.
+ * - Post: once every member's completion word shows l - NBC_SHM_DEPTH (the entries' last
+ *   readers are done; meanwhile I complete my own earlier requests, so two members that
+ *   both run ahead cannot wait for each other), my contribution goes into my entries,
+ *   then their numbers into their sequence words (sequentially consistent), then the
+ *   members' bells are rung if somebody sleeps on them (nbc_bell_ring: the engine thread
+ *   or a waiter).
+ * - Completion, in posting order: once the last entry of each member whose data I need
+ *   shows l, the data is copied (or folded in member order, so every PE computes the
+ *   same result with the same rounding) into dest, and l goes into my completion word.
  * Nobody answers and nobody writes into another PE's memory: a member that has not posted
  * yet is simply not read.  Fast requests touch nothing the schedules use, so they and the
  * engine's requests of the same team may be outstanding together in any mix.
@@ -128,8 +130,12 @@ int nbc_shm_fits(struct nbc_team *nt, const struct coll_nbc_args *a)
         return 0;
     if (a->kind == COLL_NBC_COLLECT) /* lengths differ by member: no common decision */
         return 0;
-    /* nelems x es x n was checked against overflow by the API */
-    return contribution(a, nt->team->size) <= shm.cap * NBC_SHM_PIECES;
+    /* nelems x es x n was checked against overflow by the API.  In pieces (more than one
+     * entry) only when the node's PEs outnumber its CPUs: there the ring lets a member
+     * run ahead of descheduled ones; with a CPU per PE the engine's get (one copy, after
+     * a handshake that costs little then) measured faster for such sizes (docs/nbc.md).
+     * The same on every member: they are all on this node. */
+    return contribution(a, nt->team->size) <= shm.cap * (ofs_g.oversubscribed ? NBC_SHM_PIECES : 1);
 }
 
 static uint64_t *done_word(char *ring)

@@ -257,22 +257,29 @@ static void shm_rounds(shmem_team_t t, int salt)
     }
 }
 
+/* fn on the world team, on a team of all but PE 0 destroyed right after its traffic and
+ * made again in its slot (twice: the slot's state starts afresh), then on the world team
+ * again */
+static void on_teams(void (*fn)(shmem_team_t, int))
+{
+    fn(SHMEM_TEAM_WORLD, 0);
+    for (int again = 0; again < 2 && shmem_n_pes() > 2; again++) {
+        shmem_team_t t;
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, shmem_n_pes() - 1, NULL, 0, &t);
+        if (t != SHMEM_TEAM_INVALID) {
+            fn(t, 100 * (again + 1));
+            shmem_team_destroy(t);
+        }
+    }
+    fn(SHMEM_TEAM_WORLD, 1000);
+}
+
 int main(int argc, char **argv)
 {
     shmem_init();
     me = shmem_my_pe();
     if (argc > 1 && strcmp(argv[1], "shm") == 0) {
-        shmem_team_t t;
-        shm_rounds(SHMEM_TEAM_WORLD, 0);
-        /* all but PE 0, destroyed and made again in its slot: the ring starts afresh */
-        for (int again = 0; again < 2 && shmem_n_pes() > 2; again++) {
-            shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, shmem_n_pes() - 1, NULL, 0, &t);
-            if (t != SHMEM_TEAM_INVALID) {
-                shm_rounds(t, 100 * (again + 1));
-                shmem_team_destroy(t);
-            }
-        }
-        shm_rounds(SHMEM_TEAM_WORLD, 1000);
+        on_teams(shm_rounds);
         return test_finish("nbc_eager");
     }
     if (argc > 1 && strcmp(argv[1], "red") == 0) {
@@ -289,16 +296,6 @@ int main(int argc, char **argv)
         }
         return test_finish("nbc_eager");
     }
-    rounds(SHMEM_TEAM_WORLD, 0);
-    /* a team of all but PE 0, destroyed right after eager traffic, twice in its slot */
-    for (int again = 0; again < 2 && shmem_n_pes() > 2; again++) {
-        shmem_team_t t;
-        shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, shmem_n_pes() - 1, NULL, 0, &t);
-        if (t != SHMEM_TEAM_INVALID) {
-            rounds(t, 100 * (again + 1));
-            shmem_team_destroy(t);
-        }
-    }
-    rounds(SHMEM_TEAM_WORLD, 1000);
+    on_teams(rounds);
     return test_finish("nbc_eager");
 }
