@@ -38,7 +38,8 @@ static struct {
     char *base; /* symmetric: nslots x slot_len */
     size_t slot_len;
     size_t stride; /* bytes per entry: the sequence word, then the data */
-    size_t cap;    /* data bytes per entry (SHMEM_NBC_SHM) */
+    size_t cap;    /* data bytes per entry (SHMEM_NBC_SHM / NBC_SHM_PIECES) */
+    size_t limit;  /* largest contribution that takes the fast path */
     int nslots;
 } shm;
 
@@ -52,6 +53,13 @@ ofs_status_t nbc_shm_init(void)
     if (!shm.cap || !coll_cfg.fast_signal || ofs_g.n_pes < 2)
         return OFS_OK; /* the same on every PE: nobody allocates */
     shm.nslots = (int)ofs_g.params.TEAMS_MAX;
+    /* Up to NBC_SHM_PIECES entries when the node's PEs outnumber its CPUs: the ring lets a
+     * member run ahead of descheduled ones.  With a CPU per PE, the engine's paths (a get
+     * of the source the owner left in place, one copy after a cheap handshake) measured
+     * faster from 512 bytes: there only up to 1/32 of it (128 bytes by default), as the
+     * blocking inline collectives.  The same on every member: they are all on this node. */
+    shm.limit = ofs_g.oversubscribed ? shm.cap * NBC_SHM_PIECES
+                                     : (size_t)ofs_g.params.NBC_SHM / 32 & ~(size_t)7;
     shm.stride = (sizeof(uint64_t) + shm.cap + 63) & ~(size_t)63;
     shm.slot_len = NBC_SHM_HDR + NBC_SHM_DEPTH * shm.stride;
     len = shm.slot_len * (size_t)shm.nslots;
@@ -130,12 +138,8 @@ int nbc_shm_fits(struct nbc_team *nt, const struct coll_nbc_args *a)
         return 0;
     if (a->kind == COLL_NBC_COLLECT) /* lengths differ by member: no common decision */
         return 0;
-    /* nelems x es x n was checked against overflow by the API.  In pieces (more than one
-     * entry) only when the node's PEs outnumber its CPUs: there the ring lets a member
-     * run ahead of descheduled ones; with a CPU per PE the engine's get (one copy, after
-     * a handshake that costs little then) measured faster for such sizes (docs/nbc.md).
-     * The same on every member: they are all on this node. */
-    return contribution(a, nt->team->size) <= shm.cap * (ofs_g.oversubscribed ? NBC_SHM_PIECES : 1);
+    /* nelems x es x n was checked against overflow by the API */
+    return contribution(a, nt->team->size) <= shm.limit;
 }
 
 static uint64_t *done_word(char *ring)
