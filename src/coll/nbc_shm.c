@@ -95,9 +95,8 @@ int nbc_shm_team(struct nbc_team *nt)
     if (!shm.base || t->size < 2 || !coll_team_grp(t)->all_local)
         return 0;
     r = calloc(2 * (size_t)t->size, sizeof(*r)); /* the rings, then the bells */
-    if (!r)
-        return 0; /* host memory short: the engine's path (the same decision on every
-                   * member is needed: fatal rather than diverge) */
+    if (!r) /* every member must decide alike: no quiet fallback to the engine */
+        ofs_fatal(1, "shmem: out of host memory for the non-blocking collectives");
     for (int j = 0; j < t->size; j++) {
         int pe = coll_team_world_pe(t, j);
         r[j] = comm_ptr(slot_of(t->id), pe);
