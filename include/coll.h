@@ -218,6 +218,9 @@ void coll_nbc_finalize(void) OFS_HIDDEN;
 /* shmem_team_destroy: requests of the team not yet completed are a fatal error; else the
  * team's engine state is cleared for the slot's next team. */
 void coll_nbc_team_destroy(struct coll_team *team) OFS_HIDDEN;
+/* shmem_team_destroy, after its barrier (nobody reads my words of the team any more): the
+ * words of the same-node fast path cleared for the slot's next team */
+void coll_nbc_team_forget(struct coll_team *team) OFS_HIDDEN;
 /* ---- end of non-blocking collectives ---- */
 
 /* ---- locks (a lock is a symmetric long) ---- */

@@ -484,6 +484,7 @@ void coll_team_destroy(struct coll_team *team)
     /* nobody signals or reads our counters of this team after this barrier */
     coll_grp_barrier_p2p(coll_team_grp(team));
     coll_check_team_forget(team);
+    coll_nbc_team_forget(team);
     pthread_mutex_lock(&pool.lock);
     team_free(team, 1);
     pthread_mutex_unlock(&pool.lock);

@@ -95,6 +95,15 @@ struct nbc_team {
     uint64_t *ecur;  /* by member: the unit of its landing area where my next block goes */
     uint64_t *eunit; /* by member, NBC_EAGER_UNITS each: 1 + my block last put in that unit */
     uint64_t nred;   /* small reductions through the reduction landing area (nbc_rland) */
+    /* the same-node fast path (nbc_shm.c): its requests, in posting order, apart from the
+     * schedules' (they share no memory and complete in their own order) */
+    struct coll_nbc_req *fhead, *ftail;
+    uint64_t fseq;  /* ring entries taken by the fast requests posted */
+    uint64_t fdone; /* the last entry of the fast requests completed (in order) */
+    uint64_t ffree; /* every member completed this many entries (a lower bound, cached) */
+    char **fring;   /* by member: its ring for this team's slot, mapped here (NULL: none),
+                      * then (fring[size + j]) its bell */
+    int ftried;     /* fring was looked for */
 };
 
 struct nbc_sched {
@@ -112,13 +121,29 @@ struct nbc_sched {
 #define NBC_REQ_LIVE 0x6f6e6263u /* "onbc" */
 #define NBC_REQ_SLOT 128
 
+/* a request of the same-node fast path: what its completion needs */
+struct nbc_fast {
+    uint64_t seq; /* the number of its first ring entry among the team's (1, 2, ...) */
+    char *dest;
+    size_t nelems, es;
+    ptrdiff_t dst; /* alltoalls: dest's stride, in elements */
+    int root;
+    uint8_t kind, op, type, exclusive;
+    uint8_t counted; /* in nbc_outstanding (it did not complete at its post) */
+    uint8_t k;       /* entries it takes: seq .. seq + k - 1 */
+};
+
 struct coll_nbc_req {
     uint32_t magic; /* NBC_REQ_LIVE while the program may wait for it */
     int state;      /* NBC_S_* (atomic) */
     const char *routine;
     struct nbc_team *nt;
-    struct coll_nbc_req *next; /* in the team's queue */
-    struct nbc_sched s;
+    struct coll_nbc_req *next; /* in the team's queue (fast: its fast queue) */
+    int fast;                  /* the same-node fast path: f, not s */
+    union {
+        struct nbc_sched s;
+        struct nbc_fast f;
+    };
 };
 enum { NBC_S_QUEUED, NBC_S_RUNNING, NBC_S_DONE };
 
@@ -147,7 +172,11 @@ void *nbc_tmp_get(struct nbc_sched *s, size_t len) OFS_HIDDEN;
  * sender (a broadcast's root) runs up to NBC_EAGER_UNITS small requests ahead of a slow
  * member, NBC_EAGER_DEPTH large ones. */
 #define NBC_EAGER_DEPTH 4 /* landing slots of nbc_eager_len() bytes per sender */
-#define NBC_EAGER_SUB 4   /* units per slot */
+/* eager through shared memory only up to this: beyond it the second copy (out of the
+ * landing area) costs more than the handshake it saves (docs/nbc.md); so no larger
+ * landing slots are reserved when signals go by CPU atomics */
+#define NBC_EAGER_SHM_MAX 1024
+#define NBC_EAGER_SUB 4 /* units per slot */
 #define NBC_EAGER_UNITS (NBC_EAGER_DEPTH * NBC_EAGER_SUB)
 size_t nbc_eager_len(void) OFS_HIDDEN;
 /* unit of member's part of the landing area */
@@ -176,6 +205,41 @@ void nbc_progress(void) OFS_HIDDEN;
 extern int nbc_outstanding OFS_HIDDEN;
 extern int nbc_waiters OFS_HIDDEN;
 extern unsigned nbc_moves OFS_HIDDEN;
+
+/* ---- the same-node fast path (nbc_shm.c) ----
+ * On a team whose members are all mapped (one node, signals by CPU atomics), a small
+ * request goes through the team's ring of NBC_SHM_DEPTH entries per member in shared
+ * memory instead of a schedule: the post writes my contribution (a broadcast root's block,
+ * my block or source, an alltoall's n blocks; nothing for a sync) into my entries of the
+ * request's numbers (up to NBC_SHM_PIECES) and publishes the numbers in the entries'
+ * sequence words; completion reads the members' entries once their words show them,
+ * copies (or folds) them out, then stores the last number in my completion word.  An
+ * entry is written again NBC_SHM_DEPTH entries later, once every member's completion word
+ * shows the request that used it (so a member runs up to NBC_SHM_DEPTH entries ahead).
+ * Fast requests of a team complete in posting order; they touch nothing the schedules
+ * use. */
+#define NBC_SHM_DEPTH 16
+#define NBC_SHM_PIECES 4 /* entries a request may take (its contribution in pieces) */
+ofs_status_t nbc_shm_init(void) OFS_HIDDEN;
+void nbc_shm_fini(void) OFS_HIDDEN;
+/* the team's fast state (nt->fring), at its first post; 0 when it has no ring */
+int nbc_shm_team(struct nbc_team *nt) OFS_HIDDEN;
+void nbc_shm_team_free(struct nbc_team *nt) OFS_HIDDEN;
+/* a (the same on every member) qualifies */
+int nbc_shm_fits(struct nbc_team *nt, const struct coll_nbc_args *a) OFS_HIDDEN;
+/* under the engine's lock: publish my part of q (waiting for my entry to be free,
+ * completing earlier fast requests meanwhile), then complete what can be */
+void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a) OFS_HIDDEN;
+/* under the engine's lock: complete the team's fast requests that can be, in order
+ * (each completed one: state DONE, nbc_outstanding down if it was counted); 1 if any */
+int nbc_shm_advance(struct nbc_team *nt) OFS_HIDDEN;
+/* shmem_team_destroy, before its barrier: every member has read my entries (its
+ * completion word shows my last fast request); after the barrier: my ring of the slot
+ * back to zero for its next team */
+void nbc_shm_team_drain(struct nbc_team *nt) OFS_HIDDEN;
+void nbc_shm_slot_reset(int slot) OFS_HIDDEN;
+/* a completed request of the engine: state DONE, outstanding count, waiters (nbc_engine.c) */
+void nbc_req_complete(struct coll_nbc_req *q, int counted) OFS_HIDDEN;
 
 /* ---- the engine thread and the bell (nbc_thread.c) ----
  * The bell is a symmetric word per PE: bit 0 says somebody sleeps on it (futex); whoever

@@ -35,9 +35,6 @@
 /* reductions above this many bytes on a team whose members are all mapped: in place
  * through shared memory (build_reduce_shm) */
 #define NBC_REDUCE_SHM_MIN 1024
-/* eager through shared memory only up to this: beyond it the second copy (out of the
- * landing area) costs more than the handshake it saves (docs/nbc.md) */
-#define NBC_EAGER_SHM_MAX 1024
 
 /* small reductions on 3 members or more by recursive doubling (build_reduce_rd) rather
  * than all to all, unless every member is mapped and signals go by CPU atomics (where a

@@ -38,6 +38,8 @@ static struct {
     size_t mem; /* schedule memory held */
 } eng = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
 
+_Static_assert(sizeof(struct coll_nbc_req) <= NBC_REQ_SLOT, "a request fits its handle slot");
+
 int nbc_outstanding, nbc_waiters;
 unsigned nbc_moves;
 
@@ -109,6 +111,8 @@ ofs_status_t coll_nbc_init(void)
     eng.land_per = (size_t)ofs_g.params.NBC_EAGER;
     if (eng.land_per > NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes)
         eng.land_per = NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes;
+    if (coll_cfg.fast_signal && eng.land_per > NBC_EAGER_SHM_MAX)
+        eng.land_per = NBC_EAGER_SHM_MAX;
     eng.land_per &= ~(size_t)63;
     eager_len = eng.land_per * NBC_EAGER_DEPTH * (size_t)ofs_g.n_pes * (size_t)eng.nslots;
     land_len = eager_len + eng.land_per * 2 * (size_t)ofs_g.n_pes * (size_t)eng.nslots;
@@ -129,7 +133,8 @@ ofs_status_t coll_nbc_init(void)
     st = ofs_htab_init(&eng.reqs, NBC_REQ_SLOT, (uint32_t)ofs_g.params.NBC_REQS_MAX);
     if (st != OFS_OK)
         return st;
-    return OFS_OK; /* the context: at the first post (coll_nbc_post) */
+    /* the context: at the first post (coll_nbc_post) */
+    return nbc_shm_init();
 }
 
 static void team_state_free(int slot)
@@ -138,8 +143,17 @@ static void team_state_free(int slot)
 
     if (!nt)
         return;
+    /* a team whose last requests completed outside a pass (the fast path) may still be on
+     * the engine's list */
+    for (struct nbc_team **pp = &eng.active; nt->active && *pp; pp = &(*pp)->anext)
+        if (*pp == nt) {
+            *pp = nt->anext;
+            nt->active = 0;
+            break;
+        }
     free(nt->seen);
     free(nt->owed);
+    nbc_shm_team_free(nt);
     free(nt);
     eng.teams[slot] = NULL;
 }
@@ -173,6 +187,7 @@ void coll_nbc_fini(void)
     if (eng.land)
         heap_free(eng.land);
     eng.land = eng.rland = NULL;
+    nbc_shm_fini();
     if (nbc_bell)
         heap_free(nbc_bell);
     nbc_bell = NULL;
@@ -413,7 +428,18 @@ static void sched_arrays(struct nbc_sched *s)
     s->dcap = arr_cache[arr_n].dcap;
 }
 
-/* A pass over the running request of every team with requests; under eng.lock. */
+void nbc_req_complete(struct coll_nbc_req *q, int counted)
+{
+    __atomic_store_n(&q->state, NBC_S_DONE, __ATOMIC_RELEASE);
+    if (counted && __atomic_sub_fetch(&nbc_outstanding, 1, __ATOMIC_ACQ_REL) == 0)
+        comm_progress_hook_set(NULL);
+    /* an application thread may sleep on the bell for this request */
+    if (__atomic_load_n(&nbc_waiters, __ATOMIC_SEQ_CST))
+        nbc_bell_ring(nbc_bell);
+}
+
+/* A pass over the running request of every team with requests (and its fast requests);
+ * under eng.lock. */
 static int engine_pass(void)
 {
     int moved = 0;
@@ -422,6 +448,8 @@ static int engine_pass(void)
     while ((nt = *pp) != NULL) {
         struct coll_nbc_req *q;
 
+        if (nt->fhead && nbc_shm_advance(nt))
+            moved = 1;
         while ((q = nt->head) != NULL) {
             if (!sched_pass(nt, &q->s, &moved))
                 break;
@@ -430,15 +458,10 @@ static int engine_pass(void)
             if (!nt->head)
                 nt->tail = NULL;
             q->next = NULL;
-            __atomic_store_n(&q->state, NBC_S_DONE, __ATOMIC_RELEASE);
-            if (__atomic_sub_fetch(&nbc_outstanding, 1, __ATOMIC_ACQ_REL) == 0)
-                comm_progress_hook_set(NULL);
             moved = 1;
-            /* an application thread may sleep on the bell for this request */
-            if (__atomic_load_n(&nbc_waiters, __ATOMIC_SEQ_CST))
-                nbc_bell_ring(nbc_bell);
+            nbc_req_complete(q, 1);
         }
-        if (!nt->head) {
+        if (!nt->head && !nt->fhead) {
             *pp = nt->anext;
             nt->anext = NULL;
             nt->active = 0;
@@ -499,11 +522,57 @@ static int req_done(struct coll_nbc_req *q)
     return __atomic_load_n(&q->state, __ATOMIC_ACQUIRE) == NBC_S_DONE;
 }
 
-/* the last look of a waiter before it sleeps on the bell */
-static int wait_done(void *q)
+/* the last look of a waiter before it sleeps on the bell (a fast request: its team's
+ * fast requests only; the wait's own progress calls run the whole engine) */
+static int wait_done(void *arg)
 {
-    nbc_progress();
+    struct coll_nbc_req *q = arg;
+
+    if (q->fast) {
+        if (!req_done(q) && pthread_mutex_trylock(&eng.lock) == 0) {
+            nbc_shm_advance(q->nt);
+            pthread_mutex_unlock(&eng.lock);
+        }
+    } else {
+        nbc_progress();
+    }
     return req_done(q);
+}
+
+static void team_activate(struct nbc_team *nt)
+{
+    if (!nt->active) {
+        nt->active = 1;
+        nt->anext = eng.active;
+        eng.active = nt;
+    }
+}
+
+/* the same-node fast path (nbc_shm.c), under eng.lock (released here) */
+static int fast_post(struct coll_nbc_req *q, struct coll_nbc_req **req_p,
+                     const struct coll_nbc_args *a)
+{
+    struct nbc_team *nt = q->nt;
+    int done;
+
+    q->fast = 1;
+    eng.nreq++;
+    nt->nreq++;
+    q->state = NBC_S_QUEUED;
+    q->magic = NBC_REQ_LIVE;
+    nbc_shm_post(q, a);
+    done = req_done(q);
+    if (!done) {
+        q->f.counted = 1;
+        if (__atomic_add_fetch(&nbc_outstanding, 1, __ATOMIC_SEQ_CST) == 1)
+            comm_progress_hook_set(nbc_progress);
+        team_activate(nt);
+    }
+    pthread_mutex_unlock(&eng.lock);
+    if (!done)
+        nbc_thread_kick(0);
+    *req_p = q;
+    return 0;
 }
 
 int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_args *a,
@@ -532,6 +601,8 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
         ofs_fatal(1, "%s: out of host memory", r);
     q->routine = r;
     q->nt = nt;
+    if (nbc_shm_fits(nt, a))
+        return fast_post(q, req_p, a);
     sched_arrays(&q->s);
     if (nbc_build(q, a) != OFS_OK)
         ofs_fatal(1, "%s: out of host memory for the schedule", r);
@@ -550,11 +621,7 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
     else
         nt->head = q;
     nt->tail = q;
-    if (!nt->active) {
-        nt->active = 1;
-        nt->anext = eng.active;
-        eng.active = nt;
-    }
+    team_activate(nt);
     q->magic = NBC_REQ_LIVE;
     if (__atomic_add_fetch(&nbc_outstanding, 1, __ATOMIC_SEQ_CST) == 1)
         comm_progress_hook_set(nbc_progress);
@@ -645,6 +712,9 @@ void coll_nbc_team_destroy(struct coll_team *team)
         uint64_t want = nt->seen[(size_t)NBC_C_DATA * (size_t)team->size + (size_t)j] + nt->owed[j];
         COMM_WAIT_UNTIL(__atomic_load_n(c, __ATOMIC_ACQUIRE) >= want);
     }
+    /* every member has read my entries of the fast path */
+    if (nt && nt->team == team && nt->nreq == 0)
+        nbc_shm_team_drain(nt);
     pthread_mutex_lock(&eng.lock);
     nt = eng.teams[team->id];
     if (nt && nt->team == team && nt->nreq > 0)
@@ -657,4 +727,9 @@ void coll_nbc_team_destroy(struct coll_team *team)
     memset(eng.base + (size_t)team->id * eng.slot_len, 0, eng.slot_len);
     team_state_free(team->id);
     pthread_mutex_unlock(&eng.lock);
+}
+
+void coll_nbc_team_forget(struct coll_team *team)
+{
+    nbc_shm_slot_reset(team->id);
 }

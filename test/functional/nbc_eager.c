@@ -138,10 +138,150 @@ static void red_rounds(shmem_team_t t, int blocking)
     }
 }
 
+/* "shm": every family the same-node fast path takes (SHMEM_NBC_SHM), OUT requests
+ * outstanding at once (more than its ring's 16 entries), a member late by turns, one
+ * large broadcast (the engine's path) among them, a blocking reduction on another team
+ * among the posts, completion in both orders, then a loop that reuses the buffers right
+ * after each wait */
+static long want_of(int kind, int n, int tme, int rs, int k, int i, int root, int m)
+{
+    long w = 0;
+
+    switch (kind) {
+    case 1: return val(root, rs, k, i);
+    case 2: return val(i / m, rs, k, i % m);
+    case 3: return val(i / m, rs, k, tme * m + i % m);
+    case 5:
+        for (int j = 0; j < n; j++)
+            w += val(j, rs, k, i);
+        return w;
+    case 6:
+    case 7:
+        for (int j = 0; j < (kind == 6 ? tme + 1 : tme); j++)
+            w += val(j, rs, k, i);
+        return w;
+    }
+    return 0;
+}
+
+/* longs per block of request k: requests 8-15 larger (up to 4 entries of the ring: a
+ * contribution in pieces; an alltoall of 3 PEs or more beyond it: the engine's path) */
+#define SM 1600
+static long ssrc[OUT][SM], sdst[OUT][SM];
+static int msize(int k)
+{
+    return k / 8 != 1 ? NS : k % 8 == 3 ? 200 : 400;
+}
+
+static void shm_rounds(shmem_team_t t, int salt)
+{
+    int n = shmem_team_n_pes(t), tme = shmem_team_my_pe(t);
+
+    for (int round = 0; round < 12; round++) {
+        shmemx_req_h r[OUT];
+        int rs = round + salt;
+
+        for (int k = 0; k < OUT; k++)
+            for (int i = 0; i < SM; i++) {
+                ssrc[k][i] = val(tme, rs, k, i);
+                sdst[k][i] = -1;
+            }
+        for (int i = 0; i < NL; i++)
+            big_src[i] = val(tme, rs, 9, i);
+        if (tme == round % n) {
+            struct timespec ts = { 0, 300000 };
+            nanosleep(&ts, NULL);
+        }
+        for (int k = 0; k < OUT; k++) {
+            size_t m = (size_t)msize(k);
+            long *d = sdst[k], *sr = ssrc[k];
+            switch (k % 8) {
+            case 0: CHECK(shmemx_team_sync_nb(t, &r[k]) == 0); break;
+            case 1: CHECK(shmemx_long_broadcast_nb(t, d, sr, m, (rs + k) % n, &r[k]) == 0); break;
+            case 2: CHECK(shmemx_long_fcollect_nb(t, d, sr, m, &r[k]) == 0); break;
+            case 3: CHECK(shmemx_long_alltoall_nb(t, d, sr, m, &r[k]) == 0); break;
+            case 4: /* strided: blocks of 2 elements, source stride 2, dest stride 3 */
+                for (int j = 0; j < n; j++)
+                    for (int i = 0; i < 2; i++)
+                        sr[j * 4 + i * 2] = val(tme, rs, k, j * 100 + i);
+                CHECK(shmemx_long_alltoalls_nb(t, d, sr, 3, 2, 2, &r[k]) == 0);
+                break;
+            case 5: CHECK(shmemx_long_sum_reduce_nb(t, sr, sr, m, &r[k]) == 0); break;
+            case 6: CHECK(shmemx_long_sum_inscan_nb(t, d, sr, m, &r[k]) == 0); break;
+            default: CHECK(shmemx_long_sum_exscan_nb(t, d, sr, m, &r[k]) == 0);
+            }
+            if (k == OUT / 2) { /* the engine's path among the fast ones */
+                shmemx_req_h b;
+                CHECK(shmemx_long_broadcast_nb(t, big_dst, big_src, NL, round % n, &b) == 0 &&
+                      shmemx_req_wait(&b) == 0);
+            }
+            if (k == OUT / 2 && t == SHMEM_TEAM_WORLD) { /* a blocking one on another team */
+                static long b, bd;
+                b = me;
+                shmem_long_max_reduce(SHMEM_TEAM_SHARED, &bd, &b, 1);
+                CHECK(bd == shmem_team_n_pes(SHMEM_TEAM_SHARED) - 1);
+            }
+        }
+        for (int k = 0; k < OUT; k++)
+            CHECK(shmemx_req_wait(&r[round % 2 ? OUT - 1 - k : k]) == 0);
+        for (int i = 0; i < NL; i += 101)
+            CHECK(big_dst[i] == val(round % n, rs, 9, i));
+        for (int k = 0; k < OUT; k++) {
+            int kind = k % 8, m = msize(k);
+            int cnt = kind == 2 || kind == 3 ? m * n : kind == 4 ? 6 * n : m;
+            const long *d = kind == 5 ? ssrc[k] : sdst[k];
+            if (kind == 0 || (kind == 7 && tme == 0))
+                continue;
+            for (int i = 0; i < cnt; i++) {
+                long want = kind == 4 ? (i % 3 ? -1 : val(i / 6, rs, k, tme * 100 + i % 6 / 3))
+                                      : want_of(kind, n, tme, rs, k, i, (rs + k) % n, m);
+                if (d[i] != want) {
+                    CHECK(d[i] == want);
+                    fprintf(stderr,
+                            "PE %d round %d request %d (kind %d) element %d: %ld, expected %ld\n",
+                            me, round, k, kind, i, d[i], want);
+                    return;
+                }
+            }
+        }
+    }
+    /* buffers reused right after each wait: the next post overwrites them */
+    for (int i = 0; i < 200; i++) {
+        shmemx_req_h q;
+        src[0][0] = val(tme, i, 0, 0);
+        CHECK(shmemx_long_broadcast_nb(t, dst[0], src[0], 1, i % n, &q) == 0 &&
+              shmemx_req_wait(&q) == 0);
+        CHECK(dst[0][0] == val(i % n, i, 0, 0));
+        CHECK(shmemx_long_sum_reduce_nb(t, dst[0], src[0], 1, &q) == 0 && shmemx_req_wait(&q) == 0);
+        CHECK(dst[0][0] == want_of(5, n, tme, i, 0, 0, 0, 1));
+    }
+}
+
+/* fn on the world team, on a team of all but PE 0 destroyed right after its traffic and
+ * made again in its slot (twice: the slot's state starts afresh), then on the world team
+ * again */
+static void on_teams(void (*fn)(shmem_team_t, int))
+{
+    fn(SHMEM_TEAM_WORLD, 0);
+    for (int again = 0; again < 2 && shmem_n_pes() > 2; again++) {
+        shmem_team_t t;
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, shmem_n_pes() - 1, NULL, 0, &t);
+        if (t != SHMEM_TEAM_INVALID) {
+            fn(t, 100 * (again + 1));
+            shmem_team_destroy(t);
+        }
+    }
+    fn(SHMEM_TEAM_WORLD, 1000);
+}
+
 int main(int argc, char **argv)
 {
     shmem_init();
     me = shmem_my_pe();
+    if (argc > 1 && strcmp(argv[1], "shm") == 0) {
+        on_teams(shm_rounds);
+        return test_finish("nbc_eager");
+    }
     if (argc > 1 && strcmp(argv[1], "red") == 0) {
         shmem_team_t t;
         /* on a copy of the world team (the blocking reductions go on the world team), then
@@ -156,16 +296,6 @@ int main(int argc, char **argv)
         }
         return test_finish("nbc_eager");
     }
-    rounds(SHMEM_TEAM_WORLD, 0);
-    /* a team of all but PE 0, destroyed right after eager traffic, twice in its slot */
-    for (int again = 0; again < 2 && shmem_n_pes() > 2; again++) {
-        shmem_team_t t;
-        shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 1, shmem_n_pes() - 1, NULL, 0, &t);
-        if (t != SHMEM_TEAM_INVALID) {
-            rounds(t, 100 * (again + 1));
-            shmem_team_destroy(t);
-        }
-    }
-    rounds(SHMEM_TEAM_WORLD, 1000);
+    on_teams(rounds);
     return test_finish("nbc_eager");
 }

@@ -1,0 +1,415 @@
+/*
+ * The same-node fast path of the non-blocking collectives (nbc.h): small requests on a
+ * team whose members are all mapped go through a ring of entries per member and team
+ * slot in shared memory, as the blocking inline collectives go through the members'
+ * counters (coll_bring.c, coll_bline_*), instead of a schedule with a handshake per pair.
+ *
+ * Per team slot, my copy of the symmetric area holds my completion word (its own cache
+ * line: the last entry of the team's fast requests I completed) and NBC_SHM_DEPTH
+ * entries, each a sequence word followed by shm.cap bytes of data.  A request takes
+ * entries s .. l (its contribution in pieces of shm.cap, at most NBC_SHM_PIECES; entries
+ * are counted on every member alike: the requests of a team are posted in the same order
+ * everywhere); entry e lives at e mod NBC_SHM_DEPTH.
+ * - Post: once every member's completion word shows l - NBC_SHM_DEPTH (the entries' last
+ *   readers are done; meanwhile I complete my own earlier requests, so two members that
+ *   both run ahead cannot wait for each other), my contribution goes into my entries,
+ *   then their numbers into their sequence words (sequentially consistent), then the
+ *   members' bells are rung if somebody sleeps on them (nbc_bell_ring: the engine thread
+ *   or a waiter).
+ * - Completion, in posting order: once the last entry of each member whose data I need
+ *   shows l, the data is copied (or folded in member order, so every PE computes the
+ *   same result with the same rounding) into dest, and l goes into my completion word.
+ * Nobody answers and nobody writes into another PE's memory: a member that has not posted
+ * yet is simply not read.  Fast requests touch nothing the schedules use, so they and the
+ * engine's requests of the same team may be outstanding together in any mix.
+ */
+#include "nbc.h"
+
+#include <stdlib.h>
+
+/* a post waiting for its ring sleeps until the members' completion words pass a multiple
+ * of this (at most NBC_SHM_DEPTH / 2 - NBC_SHM_PIECES + 1, so it is at least the entries
+ * the post needs and at most requests they have already been posted) */
+#define NBC_SHM_WAKE 4
+
+#define NBC_SHM_HDR 64 /* the completion word's line, before the entries */
+
+static struct {
+    char *base; /* symmetric: nslots x slot_len */
+    size_t slot_len;
+    size_t stride; /* bytes per entry: the sequence word, then the data */
+    size_t cap;    /* data bytes per entry (SHMEM_NBC_SHM / NBC_SHM_PIECES) */
+    size_t limit;  /* largest contribution that takes the fast path */
+    int nslots;
+} shm;
+
+ofs_status_t nbc_shm_init(void)
+{
+    size_t len;
+
+    /* an entry holds a quarter of the largest contribution, a multiple of 64 bytes (every
+     * element size divides it: a reduction folds an entry's piece at a time) */
+    shm.cap = (size_t)ofs_g.params.NBC_SHM / NBC_SHM_PIECES & ~(size_t)63;
+    if (!shm.cap || !coll_cfg.fast_signal || ofs_g.n_pes < 2)
+        return OFS_OK; /* the same on every PE: nobody allocates */
+    shm.nslots = (int)ofs_g.params.TEAMS_MAX;
+    /* Up to NBC_SHM_PIECES entries when the node's PEs outnumber its CPUs: the ring lets a
+     * member run ahead of descheduled ones.  With a CPU per PE, the engine's paths (a get
+     * of the source the owner left in place, one copy after a cheap handshake) measured
+     * faster from 512 bytes: there only up to 1/32 of it (128 bytes by default), as the
+     * blocking inline collectives.  The same on every member: they are all on this node. */
+    shm.limit = ofs_g.oversubscribed ? shm.cap * NBC_SHM_PIECES
+                                     : (size_t)ofs_g.params.NBC_SHM / 32 & ~(size_t)7;
+    shm.stride = (sizeof(uint64_t) + shm.cap + 63) & ~(size_t)63;
+    shm.slot_len = NBC_SHM_HDR + NBC_SHM_DEPTH * shm.stride;
+    len = shm.slot_len * (size_t)shm.nslots;
+    shm.base = heap_alloc(len, 64); /* fresh heap blocks are zero */
+    if (!shm.base) {
+        ofs_log_error("shmem_init: no room for the rings of the non-blocking collectives' "
+                      "same-node fast path (%zu bytes of the symmetric heap; SHMEM_NBC_SHM=0 "
+                      "saves them)",
+                      len);
+        return OFS_ERR_NOMEM;
+    }
+    return OFS_OK;
+}
+
+void nbc_shm_fini(void)
+{
+    if (shm.base)
+        heap_free(shm.base);
+    shm.base = NULL;
+}
+
+static char *slot_of(int slot)
+{
+    return shm.base + (size_t)slot * shm.slot_len;
+}
+
+int nbc_shm_team(struct nbc_team *nt)
+{
+    struct coll_team *t = nt->team;
+    char **r;
+
+    nt->ftried = 1;
+    if (!shm.base || t->size < 2 || !coll_team_grp(t)->all_local)
+        return 0;
+    r = calloc(2 * (size_t)t->size, sizeof(*r)); /* the rings, then the bells */
+    if (!r) /* every member must decide alike: no quiet fallback to the engine */
+        ofs_fatal(1, "shmem: out of host memory for the non-blocking collectives");
+    for (int j = 0; j < t->size; j++) {
+        int pe = coll_team_world_pe(t, j);
+        r[j] = comm_ptr(slot_of(t->id), pe);
+        r[t->size + j] = comm_ptr(nbc_bell, pe);
+        if (!r[j] || !r[t->size + j]) {
+            free(r);
+            return 0;
+        }
+    }
+    nt->fring = r;
+    return 1;
+}
+
+void nbc_shm_team_free(struct nbc_team *nt)
+{
+    free(nt->fring);
+    nt->fring = NULL;
+}
+
+/* bytes member's entry carries for a (0: none) */
+static size_t contribution(const struct coll_nbc_args *a, int n)
+{
+    switch (a->kind) {
+    case COLL_NBC_SYNC: return 0;
+    case COLL_NBC_ALLTOALL:
+    case COLL_NBC_ALLTOALLS: return a->nelems * a->es * (size_t)n;
+    default: return a->nelems * a->es;
+    }
+}
+
+int nbc_shm_fits(struct nbc_team *nt, const struct coll_nbc_args *a)
+{
+    if (!shm.base)
+        return 0;
+    if (!nt->ftried)
+        nbc_shm_team(nt);
+    if (!nt->fring)
+        return 0;
+    if (a->kind == COLL_NBC_COLLECT) /* lengths differ by member: no common decision */
+        return 0;
+    /* nelems x es x n was checked against overflow by the API */
+    return contribution(a, nt->team->size) <= shm.limit;
+}
+
+static uint64_t *done_word(char *ring)
+{
+    return (uint64_t *)ring;
+}
+
+static uint64_t *entry(char *ring, uint64_t s)
+{
+    return (uint64_t *)(ring + NBC_SHM_HDR + (size_t)(s % NBC_SHM_DEPTH) * shm.stride);
+}
+
+/* member j's entry of request s is there */
+static int arrived(struct nbc_team *nt, int j, uint64_t s)
+{
+    return __atomic_load_n(entry(nt->fring[j], s), __ATOMIC_ACQUIRE) >= s;
+}
+
+/* bytes [off, off + len) of the contribution of the request whose first entry is s, in
+ * ring: it spans entries s, s + 1, ... of shm.cap bytes each */
+static void ring_read(char *dst, char *ring, uint64_t s, size_t off, size_t len)
+{
+    while (len) {
+        size_t o = off % shm.cap, c = shm.cap - o < len ? shm.cap - o : len;
+        memcpy(dst, (char *)(entry(ring, s + off / shm.cap) + 1) + o, c);
+        dst += c, off += c, len -= c;
+    }
+}
+
+static void ring_write(char *ring, uint64_t s, size_t off, const char *src, size_t len)
+{
+    while (len) {
+        size_t o = off % shm.cap, c = shm.cap - o < len ? shm.cap - o : len;
+        memcpy((char *)(entry(ring, s + off / shm.cap) + 1) + o, src, c);
+        src += c, off += c, len -= c;
+    }
+}
+
+/* the strided alltoall's block for member j, nel elements of es bytes (es divides
+ * shm.cap: no element straddles two entries): from source (stride sst, block j at
+ * j x nel x sst) into the ring at off, or from the ring at off into dest (stride dst) */
+static void pack(char *ring, uint64_t s, size_t off, const char *src, ptrdiff_t sst, size_t nel,
+                 size_t es, int j)
+{
+    const char *b = src + (size_t)j * nel * (size_t)sst * es;
+
+    for (size_t i = 0; i < nel; i++)
+        ring_write(ring, s, off + i * es, b + i * (size_t)sst * es, es);
+}
+
+static void unpack(char *dest, ptrdiff_t dst, char *ring, uint64_t s, size_t off, size_t nel,
+                   size_t es, int j)
+{
+    char *b = dest + (size_t)j * nel * (size_t)dst * es;
+
+    for (size_t i = 0; i < nel; i++)
+        ring_read(b + i * (size_t)dst * es, ring, s, off + i * es, es);
+}
+
+/* complete q if every entry it reads is there; 1 when it did */
+static int fast_try(struct nbc_team *nt, struct coll_nbc_req *q)
+{
+    const struct nbc_fast *f = &q->f;
+    int n = nt->team->size, me = nt->team->my_pe, last = n - 1;
+    size_t len = f->nelems * f->es;
+    uint64_t s = f->seq, sl = f->seq + f->k - 1; /* its first and last entries */
+    char **ring = nt->fring;
+
+    switch (f->kind) {
+    case COLL_NBC_BCAST:
+        if (me == f->root)
+            return 1;
+        if (!arrived(nt, f->root, sl))
+            return 0;
+        ring_read(f->dest, ring[f->root], s, 0, len);
+        return 1;
+    case COLL_NBC_SCAN: last = f->exclusive ? me - 1 : me; break;
+    default: break;
+    }
+    for (int j = 0; j <= last; j++)
+        if (j != me && !arrived(nt, j, sl))
+            return 0;
+    if (!len)
+        return 1;
+    switch (f->kind) {
+    case COLL_NBC_FCOLLECT:
+        for (int j = 0; j < n; j++)
+            if (j != me)
+                ring_read(f->dest + (size_t)j * len, ring[j], s, 0, len);
+        break;
+    case COLL_NBC_ALLTOALL:
+        for (int j = 0; j < n; j++)
+            if (j != me)
+                ring_read(f->dest + (size_t)j * len, ring[j], s, (size_t)me * len, len);
+        break;
+    case COLL_NBC_ALLTOALLS:
+        for (int j = 0; j < n; j++)
+            if (j != me)
+                unpack(f->dest, f->dst, ring[j], s, (size_t)me * len, f->nelems, f->es, j);
+        break;
+    case COLL_NBC_REDUCE:
+    case COLL_NBC_SCAN:
+        /* in member order, my own term from my entry (dest may be source), an entry's
+         * piece at a time (es divides shm.cap) */
+        for (size_t off = 0; off < len && last >= 0; off += shm.cap) {
+            uint64_t e = s + off / shm.cap;
+            size_t c = len - off < shm.cap ? len - off : shm.cap;
+            memcpy(f->dest + off, entry(ring[0], e) + 1, c);
+            for (int j = 1; j <= last; j++)
+                coll_op_apply((enum coll_op)f->op, (enum coll_type)f->type, f->dest + off,
+                              entry(ring[j], e) + 1, c / f->es);
+        }
+        break;
+    default: break;
+    }
+    return 1;
+}
+
+int nbc_shm_advance(struct nbc_team *nt)
+{
+    struct coll_nbc_req *q;
+    uint64_t was = nt->fdone;
+    int moved = 0;
+
+    while ((q = nt->fhead) != NULL && fast_try(nt, q)) {
+        nt->fhead = q->next;
+        if (!nt->fhead)
+            nt->ftail = NULL;
+        q->next = NULL;
+        nt->fdone = q->f.seq + q->f.k - 1;
+        moved = 1;
+        nbc_req_complete(q, q->f.counted);
+    }
+    if (moved) {
+        /* after every read of the entries: their writers may reuse them.  One may sleep
+         * on its bell for that, until a multiple of NBC_SHM_WAKE (nbc_shm_post): the bells
+         * are rung when the word passes one, not at every completion (a wake-up per
+         * request would cost more than the request) */
+        int n = nt->team->size, me = nt->team->my_pe;
+        __atomic_store_n(done_word(nt->fring[me]), nt->fdone, __ATOMIC_SEQ_CST);
+        for (int j = 0; j < n && was / NBC_SHM_WAKE != nt->fdone / NBC_SHM_WAKE; j++)
+            if (j != me)
+                nbc_bell_ring((uint64_t *)nt->fring[n + j]);
+    }
+    return moved;
+}
+
+/* every member completed request need (my own earlier requests completed meanwhile) */
+static int ring_free(struct nbc_team *nt, uint64_t need)
+{
+    uint64_t low = UINT64_MAX;
+    int me = nt->team->my_pe;
+
+    nbc_shm_advance(nt);
+    for (int j = 0; j < nt->team->size; j++) {
+        uint64_t d =
+            j == me ? nt->fdone : __atomic_load_n(done_word(nt->fring[j]), __ATOMIC_ACQUIRE);
+        if (d < low)
+            low = d;
+        if (d < need)
+            return 0;
+    }
+    nt->ffree = low;
+    return 1;
+}
+
+struct ring_need {
+    struct nbc_team *nt;
+    uint64_t need;
+};
+
+static int ring_free_cb(void *arg)
+{
+    const struct ring_need *r = arg;
+    return ring_free(r->nt, r->need);
+}
+
+void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
+{
+    struct nbc_team *nt = q->nt;
+    struct coll_team *t = nt->team;
+    int n = t->size, me = t->my_pe, publish = 1;
+    size_t len = a->nelems * a->es, c = contribution(a, n);
+    uint64_t k = c > shm.cap ? (c + shm.cap - 1) / shm.cap : 1; /* entries it takes */
+    uint64_t s = nt->fseq + 1, sl = s + k - 1;
+    char *dest = a->dest, *ring = nt->fring[me];
+    const char *src = a->src;
+
+    nt->fseq = sl;
+    q->f.seq = s;
+    q->f.k = (uint8_t)k;
+    q->f.dest = dest;
+    q->f.nelems = a->nelems;
+    q->f.es = a->es;
+    q->f.dst = a->dst;
+    q->f.root = a->root;
+    q->f.kind = (uint8_t)a->kind;
+    q->f.op = (uint8_t)a->op;
+    q->f.type = (uint8_t)a->type;
+    q->f.exclusive = (uint8_t)a->exclusive;
+    q->f.counted = 0;
+    if (sl > NBC_SHM_DEPTH && nt->ffree < sl - NBC_SHM_DEPTH) {
+        /* the ring is full: wait until about half of it is free (a multiple of
+         * NBC_SHM_WAKE: the members that pass it ring my bell, nbc_shm_advance), so that a
+         * root running ahead sleeps once per few requests, not once per request */
+        struct ring_need r = { nt, (sl - NBC_SHM_DEPTH / 2) / NBC_SHM_WAKE * NBC_SHM_WAKE };
+        COMM_WAIT_UNTIL_NAP(ring_free(nt, r.need), nbc_bell_nap(ring_free_cb, &r));
+    }
+    switch (a->kind) {
+    case COLL_NBC_BCAST:
+        publish = me == a->root;
+        if (publish && len) {
+            ring_write(ring, s, 0, src, len);
+            if (dest != src)
+                memmove(dest, src, len);
+        }
+        break;
+    case COLL_NBC_FCOLLECT:
+        if (len) {
+            ring_write(ring, s, 0, src, len);
+            memmove(dest + (size_t)me * len, src, len);
+        }
+        break;
+    case COLL_NBC_ALLTOALL:
+        if (len) {
+            ring_write(ring, s, 0, src, (size_t)n * len);
+            memmove(dest + (size_t)me * len, src + (size_t)me * len, len);
+        }
+        break;
+    case COLL_NBC_ALLTOALLS:
+        for (int j = 0; j < n && len; j++)
+            pack(ring, s, (size_t)j * len, src, a->sst, a->nelems, a->es, j);
+        if (len)
+            unpack(dest, a->dst, ring, s, (size_t)me * len, a->nelems, a->es, me);
+        break;
+    case COLL_NBC_REDUCE:
+    case COLL_NBC_SCAN: ring_write(ring, s, 0, src, len); break;
+    default: break;
+    }
+    if (publish) {
+        /* the data, then the number, then the bells: a sleeper sets its bell's bit before
+         * its last look at the entries (nbc_bell_nap), so one of the two sees the other */
+        for (uint64_t e = s; e <= sl; e++) /* a reader looks at the last one */
+            __atomic_store_n(entry(ring, e), e, __ATOMIC_SEQ_CST);
+        for (int j = 0; j < n; j++)
+            if (j != me)
+                nbc_bell_ring((uint64_t *)nt->fring[n + j]);
+    }
+    if (nt->ftail)
+        nt->ftail->next = q;
+    else
+        nt->fhead = q;
+    nt->ftail = q;
+    nbc_shm_advance(nt);
+}
+
+void nbc_shm_team_drain(struct nbc_team *nt)
+{
+    int me = nt->team->my_pe;
+
+    if (!nt->fring || !nt->fseq)
+        return;
+    /* each member once, in turn: after the barrier that follows, a member may clear its
+     * words for the slot's next team */
+    for (int j = 0; j < nt->team->size; j++)
+        if (j != me)
+            COMM_WAIT_UNTIL(__atomic_load_n(done_word(nt->fring[j]), __ATOMIC_ACQUIRE) >= nt->fseq);
+}
+
+void nbc_shm_slot_reset(int slot)
+{
+    if (shm.base)
+        memset(slot_of(slot), 0, shm.slot_len);
+}
