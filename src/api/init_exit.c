@@ -46,14 +46,23 @@ static void *init_exit_watchdog(void *arg)
  * start_pes programs end cleanly; abnormal ends (signals, _exit) still take the job
  * down.  Registered at the first successful shmem_init, so handlers the program
  * registers after it run first and may still use the library. */
-static void init_exit_handler(void)
+static void init_exit_handler(int status, void *arg)
 {
     static long secs;
     pthread_t wd;
     int have_wd;
 
+    (void)arg;
     if (!ofs_g.initialized || ofs_g.finalized)
         return;
+    /* a failure status: the others may wait for this PE in the program, and would keep
+     * its collective finalize waiting until SHMEM_EXIT_TIMEOUT: end the job now, with
+     * this status, as a launcher does when a process fails */
+    if (status != 0)
+        ofs_fatal(status,
+                  "this PE ended its program with exit status %d without shmem_finalize: "
+                  "the job ends",
+                  status);
     secs = ofs_g.params.EXIT_TIMEOUT;
     have_wd = secs > 0 && pthread_create(&wd, NULL, init_exit_watchdog, &secs) == 0;
     ofs_finalize();
@@ -70,6 +79,6 @@ void init_exit_register(void)
 {
     static int registered;
 
-    if (!registered && atexit(init_exit_handler) == 0)
+    if (!registered && on_exit(init_exit_handler, NULL) == 0)
         registered = 1;
 }

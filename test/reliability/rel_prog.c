@@ -3,6 +3,8 @@
  *   global_exit     PE 1 calls shmem_global_exit(3) while the others wait in a barrier
  *   kill            PE 1 kills itself with SIGKILL while the others wait in a barrier
  *   exit_early      PE 1 exits(0) without shmem_finalize while the others wait
+ *   exit_fail       PE 1 exits(3) (a failed check) without shmem_finalize while the
+ *                   others wait: the job ends at once with its status
  *   uexit_early     PE 1 calls _exit(0) (no exit handlers) while the others wait
  *   segv            PE 1 dereferences NULL while the others wait
  *   init_twice      every PE calls shmem_init twice and finalizes (must work)
@@ -98,6 +100,8 @@ int main(int argc, char **argv)
             raise(SIGKILL);
         if (strcmp(mode, "exit_early") == 0)
             exit(0);
+        if (strcmp(mode, "exit_fail") == 0)
+            exit(3);
         if (strcmp(mode, "uexit_early") == 0)
             _exit(0);
         if (strcmp(mode, "segv") == 0) {
