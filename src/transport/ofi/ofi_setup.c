@@ -203,6 +203,7 @@ struct transport_ops ofi_transport_ops = {
     .name = "ofi",
     .init = ofi_init,
     .connect = ofi_connect,
+    .quiesce = ofi_progress_stop,
     .fini = ofi_fini,
     .ctx_create = ofi_ctx_create,
     .ctx_destroy = ofi_ctx_destroy,
