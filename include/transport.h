@@ -21,6 +21,10 @@ struct transport_ops {
     ofs_status_t (*init)(const unsigned char *peers);
     /* Called after every PE's init: e.g. map peers' objects published at init. */
     ofs_status_t (*connect)(void);
+    /* Stop every thread of the transport that touches contexts on its own (a progress
+     * thread): comm_fini calls it before it destroys any context, fini after; may be
+     * NULL. */
+    void (*quiesce)(void);
     void (*fini)(void);
 
     ofs_status_t (*ctx_create)(struct comm_ctx *ctx);

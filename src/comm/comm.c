@@ -149,6 +149,13 @@ ofs_status_t comm_init(void)
 
 void comm_fini(void)
 {
+    /* the transports' own threads first: a progress thread drives contexts (the default
+     * one included) and must not find one freed (ofi: conf/heap/calloc-flags-4 crashed
+     * in shmem_finalize that way); the non-blocking collectives' engine thread was
+     * stopped by coll_fini */
+    for (int t = 0; t < COMM_NTP; t++)
+        if (comm_g.tp_active[t] && comm_tps[t]->quiesce)
+            comm_tps[t]->quiesce();
     comm_quiet_all();
     /* contexts the program did not destroy go too (their slots with the table) */
     while (comm_g.ctx_list)

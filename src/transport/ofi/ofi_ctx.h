@@ -75,6 +75,7 @@ struct ofi_ctx {
     /* on the list of contexts whose own endpoint sent messages (ofi_sig_drive) */
     int on_drive;
     struct ofi_ctx *drive_next, *drive_prev;
+    struct ofi_ctx *spare_next; /* kept for the next context (caps.keep_endpoints) */
     uint64_t sig_flushes;
     uint64_t sig_acked;
     /* FI_MR_LOCAL: this struct registered once (slots and flush word get descriptors);

@@ -220,6 +220,12 @@ static void ofi_prov_quirks(const char *prov, struct ofi_caps *caps)
     }
     caps->sig_size_default = rxm ? OFI_SIG_SIZE_DEFAULT_RXM : OFI_SIG_SIZE_DEFAULT;
     caps->bounce_size_default = shm ? OFI_BOUNCE_SIZE_DEFAULT_SHM : OFI_BOUNCE_SIZE_DEFAULT;
+    /* udp;ofi_rxd (1.17) keys a peer's sequence numbers by its UDP address: an endpoint
+     * opened on the port of one closed during the job (the kernel hands ports out again
+     * at once) starts its sequence afresh, and the target drops its writes as
+     * duplicates while acknowledging them, so they complete without landing
+     * (conf/handles/reuse-4 read stale values); endpoints are kept, never closed */
+    caps->keep_endpoints = rxd;
     /* udp;ofi_rxd before 2.5 crashes on every fetching or compare atomic it receives
      * (libfabric issue 11814) */
     caps->fetch_atomics_broken =

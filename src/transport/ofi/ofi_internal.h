@@ -105,6 +105,9 @@ struct ofi_caps {
     int named_regions;
     /* why fetching atomics are unavailable (a provider that crashes on them), or NULL */
     const char *fetch_atomics_broken;
+    /* a context's endpoint is never closed before finalize, but kept for the next
+     * context: the provider mistakes a new endpoint at a closed one's address for it */
+    int keep_endpoints;
 };
 
 /* ---- state ---- */

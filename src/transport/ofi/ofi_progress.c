@@ -6,8 +6,8 @@
  * sleeps on the target CQ's wait fd when the provider has one (fi_trywait + ppoll),
  * else for a time that grows with the time since the last remote access aimed at this
  * PE (seen on the target's FI_RMA_EVENT counter), never longer than
- * SHMEM_OFI_PROGRESS_INTERVAL microseconds (see ofi_progress_main).  Finalize wakes it
- * (ofi_progress_stop).
+ * SHMEM_OFI_PROGRESS_INTERVAL microseconds (see ofi_progress_main).  Finalize stops it
+ * (ofi_progress_stop, the transport's quiesce) before any context is destroyed.
  */
 #define _GNU_SOURCE
 #include "ofi_ctx.h"
@@ -22,13 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
-/* From the library's wait loops: the target endpoint, and the default context's
- * endpoint too while it has operations in flight (reading a counter drives it without
- * taking its completions), since some providers (udp;ofi_rxd) need the initiator
- * driven for its operations to land.  Only then: in a barrier, whose quiet left
- * nothing in flight, it is a provider poll per round for nothing.  The counts
- * are read without the context's lock: a stale pair costs one poll more or one less
- * round before the next look. */
+/* From the library's wait loops and the progress thread: the target endpoint, and
+ * the default context's endpoint too while it has operations in flight (reading a
+ * counter drives it without taking its completions), since some providers
+ * (udp;ofi_rxd) need the initiator driven for its operations to land.  Only then: in
+ * a barrier, whose quiet left nothing in flight, it is a provider poll per round for
+ * nothing.  The counts are read without the context's lock: a stale pair costs one
+ * poll more or one less round before the next look. */
 #define OFI_SIG_POLL_EVERY 8
 
 static void ofi_dflt_drive(void)
@@ -282,10 +282,14 @@ static void *ofi_progress_main(void *arg)
             continue;
         }
         ofi_target_poll_cq();
-        /* the contexts that sent messages from their own endpoint (udp;ofi_rxd sends
-         * only while the sending endpoint is driven); not the default context: it is
-         * destroyed at finalize while this thread still runs */
+        /* the initiators too (udp;ofi_rxd sends only while the sending endpoint is
+         * driven): the contexts that sent messages from their own endpoint, and the
+         * default context while it has operations in flight, for a PE that injected a
+         * put or an atomic and then polls memory without calling the library.  Safe:
+         * comm_fini stops this thread (ofi_progress_stop) before it destroys any
+         * context, and the others leave the drive list, under its lock, first. */
         ofi_sig_drive();
+        ofi_dflt_drive();
         int64_t now = ofi_now_ns();
         if ((hot_ns > 0 || ofi_g.target.cntr) && ofi_target_activity(&seen))
             last = now;

@@ -133,11 +133,37 @@ static ofs_status_t ofi_connect(void)
     return ofi_progress_start();
 }
 
+/* Contexts destroyed where the provider must not see their endpoints closed
+ * (caps.keep_endpoints): quiet, off the drive list, each taken again by the next
+ * context created; closed by ofi_fini. */
+static pthread_mutex_t ofi_spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ofi_ctx *ofi_spare;
+
+static struct ofi_ctx *ofi_spare_take(void)
+{
+    pthread_mutex_lock(&ofi_spare_lock);
+    struct ofi_ctx *c = ofi_spare;
+    if (c)
+        ofi_spare = c->spare_next;
+    pthread_mutex_unlock(&ofi_spare_lock);
+    return c;
+}
+
+static void ofi_spare_put(struct ofi_ctx *c)
+{
+    pthread_mutex_lock(&ofi_spare_lock);
+    c->spare_next = ofi_spare;
+    ofi_spare = c;
+    pthread_mutex_unlock(&ofi_spare_lock);
+}
+
 static void ofi_fini(void)
 {
     ofi_names_unguard();
     ofi_progress_stop();
     ofi_print_fini();
+    for (struct ofi_ctx *c; (c = ofi_spare_take());)
+        ofi_ctx_free(c);
     ofi_segs_deregister();
     ofi_ctx_free(ofi_g.target.ctx);
     ofi_g.target.ctx = NULL;
@@ -162,11 +188,10 @@ static void ofi_fini(void)
 
 static ofs_status_t ofi_ctx_create(struct comm_ctx *ctx)
 {
-    struct ofi_ctx *c;
+    struct ofi_ctx *c = ofi_spare_take();
     ofs_status_t st;
 
-    st = ofi_ctx_open(0, &c);
-    if (st != OFS_OK)
+    if (!c && (st = ofi_ctx_open(0, &c)) != OFS_OK)
         return st;
     c->options = &ctx->options;
     ctx->tp[COMM_TP_OFI] = c;
@@ -186,7 +211,11 @@ static void ofi_ctx_destroy(struct comm_ctx *ctx)
     ofi_sig_drive_remove(c);
     if (c == ofi_g.dflt)
         __atomic_store_n(&ofi_g.dflt, NULL, __ATOMIC_RELEASE);
-    ofi_ctx_free(c);
+    c->options = NULL;
+    if (ofi_g.caps.keep_endpoints)
+        ofi_spare_put(c);
+    else
+        ofi_ctx_free(c);
     ctx->tp[COMM_TP_OFI] = NULL;
 }
 
@@ -203,6 +232,7 @@ struct transport_ops ofi_transport_ops = {
     .name = "ofi",
     .init = ofi_init,
     .connect = ofi_connect,
+    .quiesce = ofi_progress_stop,
     .fini = ofi_fini,
     .ctx_create = ofi_ctx_create,
     .ctx_destroy = ofi_ctx_destroy,
