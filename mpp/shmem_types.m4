@@ -123,10 +123,10 @@ $1(ushort, unsigned short, 0, USHORT, g)m4_dnl
 $1(uint, unsigned int, 0, UINT, g)m4_dnl
 $1(ulong, unsigned long, 0, ULONG, g)m4_dnl
 $1(ulonglong, unsigned long long, 0, ULONGLONG, g)m4_dnl
-$1(int8, int8_t, 1, INT8, )m4_dnl
-$1(int16, int16_t, 1, INT16, )m4_dnl
-$1(int32, int32_t, 1, INT32, )m4_dnl
-$1(int64, int64_t, 1, INT64, )m4_dnl
+$1(int8, int8_t, 1, INT8, g)m4_dnl
+$1(int16, int16_t, 1, INT16, g)m4_dnl
+$1(int32, int32_t, 1, INT32, g)m4_dnl
+$1(int64, int64_t, 1, INT64, g)m4_dnl
 $1(uint8, uint8_t, 0, UINT8, )m4_dnl
 $1(uint16, uint16_t, 0, UINT16, )m4_dnl
 $1(uint32, uint32_t, 0, UINT32, )m4_dnl

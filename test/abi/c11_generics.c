@@ -24,6 +24,10 @@ static void collectives_compile_only(void)
     shmem_and_reduce(SHMEM_TEAM_WORLD, ull, ull, 1);
     shmem_or_reduce(SHMEM_TEAM_WORLD, ull, ull, 1);
     shmem_xor_reduce(SHMEM_TEAM_WORLD, ui, ui, 1);
+    /* the signed fixed-width types of the bitwise table (int16_t, int32_t, int64_t) */
+    shmem_and_reduce(SHMEM_TEAM_WORLD, sh, sh, 1);
+    shmem_or_reduce(SHMEM_TEAM_WORLD, iv, iv, 1);
+    shmem_xor_reduce(SHMEM_TEAM_WORLD, l, l2, 1);
     shmem_max_reduce(SHMEM_TEAM_WORLD, dd, dd2, 1);
     shmem_min_reduce(SHMEM_TEAM_WORLD, l, l2, 1);
     shmem_sum_reduce(SHMEM_TEAM_WORLD, ld, ld2, 1);
@@ -172,6 +176,6 @@ int main(int argc, char **argv)
     CHECK(shmem_test_any_vector(l, 4, NULL, SHMEM_CMP_NE, cmpv) == SIZE_MAX);
     CHECK(shmem_test_some_vector(l, 4, idx, NULL, SHMEM_CMP_EQ, cmpv) == 4);
     sh[0] = 3;
-    shmem_wait_until(sh, SHMEM_CMP_EQ, (short)3); /* short: deprecated but generic */
+    shmem_wait_until(sh, SHMEM_CMP_EQ, (short)3);
     return test_finish("c11_generics");
 }
