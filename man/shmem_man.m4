@@ -452,7 +452,8 @@ instead of spinning.  The deprecated shmem_wait waits while
 .I ivar
 equals
 .IR cmp_value .',
-`shmem_test returns 1 when the condition holds, else 0.', `short and unsigned short are deprecated.',
+`shmem_test returns 1 when the condition holds, else 0.', `short and unsigned short are in the point-to-point type table of the specification,
+for these routines and for their _all, _any and _some forms.',
 `static long flag;
 shmem_wait_until(&flag, SHMEM_CMP_EQ, 1);',
 `.BR shmem_wait_until_all (3), shmem_signal_wait_until (3)',
@@ -460,7 +461,7 @@ shmem_wait_until(&flag, SHMEM_CMP_EQ, 1);',
 int shmem_test(TYPE *ivar, int cmp, TYPE cmp_value);')')
 
 m4_define(`PAGE_shmem_wait_until_all', `MAN_PAGE(`shmem_wait_until_all',
-`MT_SYNC(`MF_MULTI_T')',
+`MT_SYNC_SHORT(`MF_MULTI_T')',
 `wait for or test conditions on arrays of symmetric variables',
 `These routines compare each element of
 .I ivars

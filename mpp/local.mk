@@ -19,6 +19,6 @@ mpp/shmem.h: $(srcdir)/mpp/shmem.h.m4 $(MPP_M4) $(top_builddir)/config.status
 mpp/pshmem.h: $(srcdir)/mpp/pshmem.h.m4 $(MPP_M4)
 	@$(MKDIR_P) mpp
 	$(AM_V_GEN)$(MPP_M4_RUN) $(srcdir)/mpp/pshmem.h.m4 > $@.tmp && mv $@.tmp $@
-mpp/shmemx.h: $(srcdir)/mpp/shmemx.h.m4 $(MPPX_M4)
+mpp/shmemx.h: $(srcdir)/mpp/shmemx.h.m4 $(MPPX_M4) $(srcdir)/mpp/shmem_types.m4
 	@$(MKDIR_P) mpp
 	$(AM_V_GEN)$(MPP_M4_RUN) $(srcdir)/mpp/shmemx.h.m4 > $@.tmp && mv $@.tmp $@

@@ -325,7 +325,7 @@ m4_define(`MF_WAIT_DEPR_T', `MD_DEF(`void', `$1_wait', `', 0, `', `$2', `$2 *iva
 `api_wait_until("MD_NAME", ivar, API_CMP_NE, &cmp_value, sizeof($2), $3);')')
 
 m4_define(`MF_SYNC', `m4_dnl
-MT_SYNC_SHORT(`MF_WAIT_T')MT_SYNC(`MF_MULTI_T')MT_SYNC_DEPR(`MF_WAIT_DEPR_T')m4_dnl
+MT_SYNC_SHORT(`MF_WAIT_T')MT_SYNC_SHORT(`MF_MULTI_T')MT_SYNC_DEPR(`MF_WAIT_DEPR_T')m4_dnl
 ')
 
 # ---- typed collectives ----

@@ -88,7 +88,8 @@ $1(float, float, 2, FLOAT, g)m4_dnl
 $1(double, double, 2, DOUBLE, g)m4_dnl
 MT_AMO_DEPR(`$1')')
 
-# Point-to-point synchronization types (wait_until, test)
+# Point-to-point synchronization types (wait_until, test and their _all/_any/_some
+# and _vector forms take short and unsigned short too: MT_SYNC_SHORT)
 m4_define(`MT_SYNC', `m4_dnl
 $1(int, int, 1, INT, g)m4_dnl
 $1(long, long, 1, LONG, g)m4_dnl
@@ -103,7 +104,7 @@ $1(uint64, uint64_t, 0, UINT64, )m4_dnl
 $1(size, size_t, 0, SIZE, )m4_dnl
 $1(ptrdiff, ptrdiff_t, 1, PTRDIFF, )m4_dnl
 ')
-# wait_until and test also take the deprecated short and unsigned short
+# The spec's point-to-point table (p2psynctypes) includes short and unsigned short
 m4_define(`MT_SYNC_SHORT', `m4_dnl
 $1(short, short, 1, SHORT, g)m4_dnl
 $1(ushort, unsigned short, 0, USHORT, g)m4_dnl
@@ -123,10 +124,10 @@ $1(ushort, unsigned short, 0, USHORT, g)m4_dnl
 $1(uint, unsigned int, 0, UINT, g)m4_dnl
 $1(ulong, unsigned long, 0, ULONG, g)m4_dnl
 $1(ulonglong, unsigned long long, 0, ULONGLONG, g)m4_dnl
-$1(int8, int8_t, 1, INT8, )m4_dnl
-$1(int16, int16_t, 1, INT16, )m4_dnl
-$1(int32, int32_t, 1, INT32, )m4_dnl
-$1(int64, int64_t, 1, INT64, )m4_dnl
+$1(int8, int8_t, 1, INT8, g)m4_dnl
+$1(int16, int16_t, 1, INT16, g)m4_dnl
+$1(int32, int32_t, 1, INT32, g)m4_dnl
+$1(int64, int64_t, 1, INT64, g)m4_dnl
 $1(uint8, uint8_t, 0, UINT8, )m4_dnl
 $1(uint16, uint16_t, 0, UINT16, )m4_dnl
 $1(uint32, uint32_t, 0, UINT32, )m4_dnl

@@ -24,6 +24,10 @@ static void collectives_compile_only(void)
     shmem_and_reduce(SHMEM_TEAM_WORLD, ull, ull, 1);
     shmem_or_reduce(SHMEM_TEAM_WORLD, ull, ull, 1);
     shmem_xor_reduce(SHMEM_TEAM_WORLD, ui, ui, 1);
+    /* the signed fixed-width types of the bitwise table (int16_t, int32_t, int64_t) */
+    shmem_and_reduce(SHMEM_TEAM_WORLD, sh, sh, 1);
+    shmem_or_reduce(SHMEM_TEAM_WORLD, iv, iv, 1);
+    shmem_xor_reduce(SHMEM_TEAM_WORLD, l, l2, 1);
     shmem_max_reduce(SHMEM_TEAM_WORLD, dd, dd2, 1);
     shmem_min_reduce(SHMEM_TEAM_WORLD, l, l2, 1);
     shmem_sum_reduce(SHMEM_TEAM_WORLD, ld, ld2, 1);
@@ -172,6 +176,17 @@ int main(int argc, char **argv)
     CHECK(shmem_test_any_vector(l, 4, NULL, SHMEM_CMP_NE, cmpv) == SIZE_MAX);
     CHECK(shmem_test_some_vector(l, 4, idx, NULL, SHMEM_CMP_EQ, cmpv) == 4);
     sh[0] = 3;
-    shmem_wait_until(sh, SHMEM_CMP_EQ, (short)3); /* short: deprecated but generic */
+    shmem_wait_until(sh, SHMEM_CMP_EQ, (short)3);
+    /* short is in the point-to-point table for the array forms too (SOS
+     * c11_shmem_test_all_any_some did not compile); an int-wide read of sh[0..1]
+     * would see 0x00030003, not 3 */
+    short shv[2] = { 3, 3 };
+    sh[1] = 3;
+    CHECK(shmem_test_all(sh, 2, NULL, SHMEM_CMP_EQ, (short)3) == 1);
+    CHECK(shmem_test_any(sh, 2, NULL, SHMEM_CMP_EQ, (short)3) == 0);
+    CHECK(shmem_test_some_vector(sh, 2, idx, NULL, SHMEM_CMP_EQ, shv) == 2);
+    shmem_wait_until_all(sh, 2, NULL, SHMEM_CMP_EQ, (short)3);
+    CHECK(shmem_wait_until_any_vector((unsigned short *)sh, 2, NULL, SHMEM_CMP_EQ,
+                                      (unsigned short *)shv) == 0);
     return test_finish("c11_generics");
 }
