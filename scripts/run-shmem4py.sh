@@ -24,11 +24,11 @@ while getopts n:r:k opt; do
         n) npes=$OPTARG ;;
         r) routes=$OPTARG ;;
         k) keep=1 ;;
-        *) sed -n '9,18p' "$0"; exit 2 ;;
+        *) sed -n '9,17p' "$0"; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 2 ] || { sed -n '9,18p' "$0"; exit 2; }
+[ $# -eq 2 ] || { sed -n '9,17p' "$0"; exit 2; }
 src=$(cd "$1" && pwd) || exit 2
 prefix=$(cd "$2" && pwd) || exit 2
 py=${PYTHON:-/usr/bin/python3}
