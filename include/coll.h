@@ -94,6 +94,9 @@ static inline int coll_team_valid(const struct coll_team *team)
 /* Collective, after comm_init(): world and shared teams, sync work arrays. */
 ofs_status_t coll_init(void) OFS_HIDDEN;
 void coll_fini(void) OFS_HIDDEN;
+/* first thing in shmem_finalize: under SHMEM_DEBUG, a PE whose neighbour calls another
+ * collective on the world team instead ends the job naming both (coll_check.c) */
+void coll_check_finalize(void) OFS_HIDDEN;
 
 /* world PE of team member i: strided teams only (stride != 0) */
 static inline int coll_team_pe(const struct coll_team *t, int i)

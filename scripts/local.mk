@@ -18,6 +18,7 @@ EXTRA_DIST += scripts/bench-lib.sh
 # ofi-compare.sh and check-format.sh are in test/performance/local.mk
 EXTRA_DIST += scripts/bench-coll.sh scripts/bench-fabric.sh scripts/bench-msg.sh \
 	scripts/bench-small-coll.sh scripts/plot-bench.py scripts/check.sh \
-	scripts/check-sanitizers.sh scripts/install-deps.sh scripts/quickstart.sh
+	scripts/check-sanitizers.sh scripts/install-deps.sh scripts/quickstart.sh \
+	scripts/run-shmem4py.sh
 # run another project's OpenSHMEM tests (docs/testing.md, "External test suites")
 EXTRA_DIST += scripts/run-external-tests.sh

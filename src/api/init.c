@@ -140,6 +140,7 @@ void ofs_finalize(void)
 
     if (!ofs_g.initialized || ofs_g.finalized)
         return;
+    coll_check_finalize();
     api_stats_finalize(); /* SHMEM_STATS: the last dump, while every PE still answers */
     /* The implicit barrier: quiet (every operation this PE issued is complete and
      * visible at its target: over OFI the flushes and signal acknowledgements need the

@@ -33,6 +33,9 @@
 #define CK_ASET_GROUPS 16 /* board groups shared by the active sets (hashed) */
 #define CK_ASET_KEYS 64   /* active sets whose numbers a PE keeps; more go unchecked */
 #define CK_TRIES 1000     /* reads of an entry being rewritten before giving up on it */
+/* shmem_finalize, collective over the world team: not a kind of collective the
+ * non-blocking engine knows, so a kind of this file's own past the end of that enum */
+#define CK_FINALIZE ((enum coll_nbc_kind)0x7f)
 
 /* One entry, one cache line: the number, the signature, the group key, a checksum
  * (an entry read while its owner rewrites it fails the checksum and is read again). */
@@ -149,7 +152,9 @@ static const char *ck_name(const struct coll_sig *s, char *buf, size_t len)
                                          "alltoall", "alltoalls", "reduce",  "scan" };
     unsigned k = (unsigned)s->kind;
 
-    if (s->kind == COLL_NBC_REDUCE)
+    if (s->kind == CK_FINALIZE)
+        snprintf(buf, len, "finalize");
+    else if (s->kind == COLL_NBC_REDUCE)
         snprintf(buf, len, "%s_%s", (unsigned)s->op < COLL_OP_COUNT ? ck_op_names[s->op] : "?",
                  s->aset ? "to_all" : "reduce");
     else if (s->kind == COLL_NBC_SCAN)
@@ -347,6 +352,17 @@ void coll_check_aset(const char *r, const struct coll_grp *g, const struct coll_
              g->start, log, g->size);
     ck_check(r, group, ck.board + (size_t)(ck.nslots + (int)(h >> 60) % CK_ASET_GROUPS) * CK_DEPTH,
              key, seq, g->size, g->me, ck_aset_pe, &a, &as);
+}
+
+/* shmem_finalize is a collective of every PE: a PE finalizing while another calls a
+ * collective on the world team (a Python program whose PE 0 raised an exception: the
+ * binding finalizes at exit) waited in the launcher's fence while the others waited in
+ * the collective */
+void coll_check_finalize(void)
+{
+    if (OFS_UNLIKELY(OFS_DEBUG_ON))
+        coll_check_team("shmem_finalize", &shmem_internal_team_world,
+                        &(struct coll_sig){ .kind = CK_FINALIZE });
 }
 
 void coll_check_team_forget(struct coll_team *team)

@@ -42,3 +42,5 @@ test/functional/nbc_types.c: $(srcdir)/test/functional/nbc_types.c.m4 $(MPP_M4)
 # mismatched collectives under SHMEM_DEBUG=1 (test/lists/coll_check.list)
 check_PROGRAMS += test/functional/coll_mismatch
 test_functional_coll_mismatch_LDADD = $(TEST_LDADD)
+check_PROGRAMS += test/functional/fini_mismatch
+test_functional_fini_mismatch_LDADD = $(TEST_LDADD)
