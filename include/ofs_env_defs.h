@@ -64,7 +64,8 @@ OFS_ENV(DEBUG, DEBUG, BOOL, "0", "",
 OFS_ENV(INFO, CORE, BOOL, "0", "", "Print every parameter with its value and help at init (PE 0)")
 OFS_ENV(VERSION, CORE, BOOL, "0", "", "Print the library version at init (PE 0)")
 OFS_ENV(EXIT_TIMEOUT, CORE, LONG, "60", "0..86400",
-        "Seconds the shmem_finalize run at exit, for a program that ends without calling it, "
+        "Seconds the shmem_finalize run at exit, for a program that ends with status 0 without "
+        "calling it, "
         "waits for the other PEs to end theirs before it ends the job (0: no limit)")
 OFS_ENV(ORPHAN_GRACE, CORE, LONG, "30", "0..86400",
         "Seconds a PE whose launcher died has to end after the SIGTERM it sends itself (its "

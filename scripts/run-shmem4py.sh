@@ -48,39 +48,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/run-shmem4py.XXXXXX") || exit 1
 trap '[ $keep = 1 ] || rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
-# shmem4py knows implementations by macros of their shmem.h (OSHMEM_MAJOR_VERSION, ...);
-# for any other one its libshmem/fallback.h defines replacements for the routines an
-# older library lacks, and those collide with ofishmem's declarations.  Its per-library
-# config headers say "this one has them all" with these macros: give them ahead of the
-# build (-include), leaving the source tree untouched.
-cat > "$work/ofishmem-config.h" << 'EOF'
-#define PySHMEM_HAVE_shmem_malloc_with_hints 1
-#define PySHMEM_HAVE_shmem_team_t 1
-#define PySHMEM_HAVE_SHMEM_CTX_INVALID 1
-#define PySHMEM_HAVE_shmem_amo_nbi 1
-#define PySHMEM_HAVE_shmem_put_signal 1
-#define PySHMEM_HAVE_shmem_signal_fetch 1
-#define PySHMEM_HAVE_shmem_signal_wait_until 1
-#define PySHMEM_HAVE_shmem_broadcast 1
-#define PySHMEM_HAVE_shmem_collect 1
-#define PySHMEM_HAVE_shmem_fcollect 1
-#define PySHMEM_HAVE_shmem_alltoall 1
-#define PySHMEM_HAVE_shmem_alltoalls 1
-#define PySHMEM_HAVE_shmem_broadcastmem 1
-#define PySHMEM_HAVE_shmem_collectmem 1
-#define PySHMEM_HAVE_shmem_fcollectmem 1
-#define PySHMEM_HAVE_shmem_alltoallmem 1
-#define PySHMEM_HAVE_shmem_alltoallsmem 1
-#define PySHMEM_HAVE_shmem_reduce 1
-#define PySHMEM_HAVE_shmem_wait_test_many 1
-#define PySHMEM_HAVE_shmem_pcontrol 1
-EOF
 
 # setup.py writes next to itself (egg-info, build/): build a copy
 cp -R "$src" "$work/src" || exit 1
 echo "building shmem4py from $src with $prefix/bin/oshcc ..."
-if ! (cd "$work/src" && OSHCC="$prefix/bin/oshcc" CFLAGS="-include $work/ofishmem-config.h" \
-    "$py" setup.py -q build --build-base "$work/build") > "$work/build.log" 2>&1; then
+if ! (cd "$work/src" && OSHCC="$prefix/bin/oshcc" "$py" setup.py -q build --build-base "$work/build") > "$work/build.log" 2>&1; then
     tail -20 "$work/build.log"
     echo "run-shmem4py: the build failed (log: $work/build.log)"
     keep=1
