@@ -30,8 +30,17 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-/* teams, collectives (1 MiB more for the world team's reduction scratch), locks */
-#define HEAP_INTERNAL_RESERVE (9UL << 20)
+/* teams, collectives (1 MiB more for the world team's reduction scratch), locks, and
+ * what grows with the number of PEs (the non-blocking collectives' landing areas and
+ * same-node rings, per-PE words): the library's blocks must never come out of the
+ * user's SHMEM_SYMMETRIC_SIZE */
+#define HEAP_INTERNAL_BASE (9UL << 20)
+#define HEAP_INTERNAL_PER_PE (192UL << 10)
+
+static size_t heap_internal_reserve(void)
+{
+    return HEAP_INTERNAL_BASE + (size_t)(ofs_g.n_pes > 0 ? ofs_g.n_pes : 1) * HEAP_INTERNAL_PER_PE;
+}
 
 struct heap_state heap_g = { .seg = { { .fd = -1 }, { .fd = -1 } } };
 static volatile sig_atomic_t heap_linked[HEAP_NSEGS]; /* object still has a name */
@@ -234,7 +243,7 @@ static void heap_fit_fill(struct heap_fit *f, int node_pes)
     dl_iterate_phdr(heap_phdr_cb, &r);
     f->avail = (uint64_t)sv.f_bavail * sv.f_frsize;
     per_pe = f->avail / (unsigned long long)f->node_pes;
-    other = HEAP_INTERNAL_RESERVE + heap_page() + (r.end - r.start) + HEAP_FIT_MARGIN +
+    other = heap_internal_reserve() + heap_page() + (r.end - r.start) + HEAP_FIT_MARGIN +
             (heap_fit_provider_shares() ? HEAP_FIT_PROVIDER : 0);
     f->fit = per_pe > other ? (per_pe - other) & ~((1ULL << 20) - 1) : 0;
 }
@@ -291,7 +300,8 @@ static ofs_status_t heap_create_heap(void)
 {
     struct heap_seg *sg = &heap_g.seg[HEAP_SEG_HEAP];
     size_t pg = heap_page();
-    size_t len = ((size_t)ofs_g.params.SYMMETRIC_SIZE + HEAP_INTERNAL_RESERVE + pg - 1) & ~(pg - 1);
+    size_t len =
+        ((size_t)ofs_g.params.SYMMETRIC_SIZE + heap_internal_reserve() + pg - 1) & ~(pg - 1);
     ofs_status_t st;
     void *p;
 

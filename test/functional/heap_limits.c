@@ -1,5 +1,7 @@
-/* The heap honours SHMEM_SYMMETRIC_SIZE: beyond it shmem_malloc returns NULL, and
- * memory comes back after free.  Run with SHMEM_SYMMETRIC_SIZE=4096K. */
+/* The heap honours SHMEM_SYMMETRIC_SIZE: beyond it shmem_malloc returns NULL, memory
+ * comes back after free, and all of it is the user's in one block, whatever the number
+ * of PEs (the library's own blocks come from elsewhere).  Run with
+ * SHMEM_SYMMETRIC_SIZE=4096K. */
 #include "tests.h"
 #include <stdint.h>
 
@@ -31,5 +33,8 @@ int main(void)
     shmem_free(r);
     shmem_free(al);
     shmem_free(c);
+    void *all = shmem_malloc((size_t)4096 << 10);
+    CHECK(all != NULL);
+    shmem_free(all);
     return test_finish("heap_limits");
 }
