@@ -32,7 +32,8 @@
  * the post needs and at most requests they have already been posted) */
 #define NBC_SHM_WAKE 4
 
-#define NBC_SHM_HDR 64 /* the completion word's line, before the entries */
+#define NBC_SHM_HDR 64  /* the completion word's line, before the entries */
+#define NBC_SHM_DATA 16 /* an entry's sequence word, padded to the widest element alignment */
 
 static struct {
     char *base; /* symmetric: nslots x slot_len */
@@ -60,7 +61,7 @@ ofs_status_t nbc_shm_init(void)
      * blocking inline collectives.  The same on every member: they are all on this node. */
     shm.limit = ofs_g.oversubscribed ? shm.cap * NBC_SHM_PIECES
                                      : (size_t)ofs_g.params.NBC_SHM / 32 & ~(size_t)7;
-    shm.stride = (sizeof(uint64_t) + shm.cap + 63) & ~(size_t)63;
+    shm.stride = (NBC_SHM_DATA + shm.cap + 63) & ~(size_t)63;
     shm.slot_len = NBC_SHM_HDR + NBC_SHM_DEPTH * shm.stride;
     len = shm.slot_len * (size_t)shm.nslots;
     shm.base = heap_alloc(len, 64); /* fresh heap blocks are zero */
@@ -151,6 +152,13 @@ static uint64_t *entry(char *ring, uint64_t s)
     return (uint64_t *)(ring + NBC_SHM_HDR + (size_t)(s % NBC_SHM_DEPTH) * shm.stride);
 }
 
+/* the data of entry s: after its sequence word, aligned for every element type (long
+ * double and the complex types take 16 bytes) */
+static char *entry_data(char *ring, uint64_t s)
+{
+    return (char *)entry(ring, s) + NBC_SHM_DATA;
+}
+
 /* member j's entry of request s is there */
 static int arrived(struct nbc_team *nt, int j, uint64_t s)
 {
@@ -163,7 +171,7 @@ static void ring_read(char *dst, char *ring, uint64_t s, size_t off, size_t len)
 {
     while (len) {
         size_t o = off % shm.cap, c = shm.cap - o < len ? shm.cap - o : len;
-        memcpy(dst, (char *)(entry(ring, s + off / shm.cap) + 1) + o, c);
+        memcpy(dst, entry_data(ring, s + off / shm.cap) + o, c);
         dst += c, off += c, len -= c;
     }
 }
@@ -172,7 +180,7 @@ static void ring_write(char *ring, uint64_t s, size_t off, const char *src, size
 {
     while (len) {
         size_t o = off % shm.cap, c = shm.cap - o < len ? shm.cap - o : len;
-        memcpy((char *)(entry(ring, s + off / shm.cap) + 1) + o, src, c);
+        memcpy(entry_data(ring, s + off / shm.cap) + o, src, c);
         src += c, off += c, len -= c;
     }
 }
@@ -246,10 +254,10 @@ static int fast_try(struct nbc_team *nt, struct coll_nbc_req *q)
         for (size_t off = 0; off < len && last >= 0; off += shm.cap) {
             uint64_t e = s + off / shm.cap;
             size_t c = len - off < shm.cap ? len - off : shm.cap;
-            memcpy(f->dest + off, entry(ring[0], e) + 1, c);
+            memcpy(f->dest + off, entry_data(ring[0], e), c);
             for (int j = 1; j <= last; j++)
                 coll_op_apply((enum coll_op)f->op, (enum coll_type)f->type, f->dest + off,
-                              entry(ring[j], e) + 1, c / f->es);
+                              entry_data(ring[j], e), c / f->es);
         }
         break;
     default: break;
