@@ -92,6 +92,8 @@ static inline int coll_team_valid(const struct coll_team *team)
 }
 
 /* Collective, after comm_init(): world and shared teams, sync work arrays. */
+/* bytes of the symmetric heap coll_init will take (heap.h, heap_set_internal) */
+size_t coll_heap_need(void) OFS_HIDDEN;
 ofs_status_t coll_init(void) OFS_HIDDEN;
 void coll_fini(void) OFS_HIDDEN;
 /* first thing in shmem_finalize: under SHMEM_DEBUG, a PE whose neighbour calls another
@@ -214,6 +216,7 @@ int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p) OFS_HIDDEN;
 int coll_nbc_test(const char *r, struct coll_nbc_req **req_p, int *done_p) OFS_HIDDEN;
 /* coll_init/coll_fini (symmetric counters: collective, before coll_init's barrier) */
 ofs_status_t coll_nbc_init(void) OFS_HIDDEN;
+size_t coll_nbc_heap_need(void) OFS_HIDDEN;
 void coll_nbc_fini(void) OFS_HIDDEN;
 /* shmem_finalize, before its quiet: requests never completed by the program are named in
  * a warning and completed here (no engine traffic may follow the finalize fence). */

@@ -59,6 +59,20 @@ static inline int heap_seg_of(const void *addr, size_t len, size_t *off_p)
     return -1;
 }
 
+/* The library's own heap blocks are counted before the heap is made: each layer that
+ * allocates them says how many bytes (msg_heap_need, coll_heap_need, with HEAP_BLOCK
+ * rounding), and the heap object is SHMEM_SYMMETRIC_SIZE + that + a margin, so the
+ * user's blocks never lose a byte to them.  Set before heap_fit_publish and heap_init;
+ * heap_internal_check (after the layers' init) names a layer that took more. */
+#define HEAP_BLOCK_ALIGN 64
+static inline size_t heap_block_len(size_t n)
+{
+    return (n + HEAP_BLOCK_ALIGN - 1) & ~(size_t)(HEAP_BLOCK_ALIGN - 1);
+}
+void heap_set_internal(size_t bytes) OFS_HIDDEN;
+/* Warns (PE 0) if the library's blocks outgrew their count and took from the user's. */
+void heap_internal_check(void) OFS_HIDDEN;
+
 /* The allocator (src/heap/heap_alloc.c): deterministic first-fit with coalescing.
  * Local calls; the API layer adds the collective barriers. */
 ofs_status_t heap_alloc_init(void *base, size_t len, size_t user_limit) OFS_HIDDEN;
@@ -79,6 +93,8 @@ void *heap_realloc(void *ptr, size_t size) OFS_HIDDEN;
 /* What the user may still allocate, never more than user_limit: in all, and at most in
  * one piece. */
 void heap_user_free(size_t *free_p, size_t *largest_p) OFS_HIDDEN;
+/* bytes of the library's own blocks */
+size_t heap_lib_bytes(void) OFS_HIDDEN;
 void heap_alloc_fini(void) OFS_HIDDEN;
 
 /* A standalone allocator instance, for unit tests and internal pools. */

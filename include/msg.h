@@ -44,6 +44,8 @@ struct msg_req {
 
 /* Start-up (after comm_init, before anything allocates and frees heap blocks: the
  * rings must start zeroed) and shut-down. */
+/* bytes of the symmetric heap msg_init will take (heap.h, heap_set_internal) */
+size_t msg_heap_need(void) OFS_HIDDEN;
 ofs_status_t msg_init(void) OFS_HIDDEN;
 void msg_fini(void) OFS_HIDDEN;
 /* shmem_finalize, after its quiet: this PE serves no more messages; senders still

@@ -53,6 +53,11 @@ static void init_oversubscribed(void)
     ofs_g.oversubscribed = on_host > ncpu;
 }
 
+void init_heap_count(void)
+{
+    heap_set_internal(msg_heap_need() + coll_heap_need());
+}
+
 ofs_status_t ofs_init(int requested_thread_level)
 {
     char err[512];
@@ -83,6 +88,7 @@ ofs_status_t ofs_init(int requested_thread_level)
         goto err_rt;
     init_oversubscribed();
     ofs_stats_start(ofs_g.params.STATS);
+    init_heap_count(); /* again: the locality is known now */
     st = heap_init();
     if (st != OFS_OK)
         goto err_rt;
@@ -102,6 +108,7 @@ ofs_status_t ofs_init(int requested_thread_level)
     st = coll_init();
     if (st != OFS_OK)
         goto err_msg;
+    heap_internal_check();
     /* coll_init ends with the start-up's last PMIx fence: every PE has passed comm_init,
      * so every PE has mapped every PE's heap objects, which need no names any more (one
      * fence for both: docs/performance.md, "Start-up") */

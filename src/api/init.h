@@ -15,6 +15,8 @@ void ofs_global_exit(int status) OFS_NORETURN OFS_HIDDEN;
 /* init_agree.c: publish the settings every PE must share (called by rt_init before its
  * exchange; node_pes: the job's PEs on this real node), then compare them after it. */
 ofs_status_t init_agree_publish(int node_pes) OFS_HIDDEN;
+/* init.c: tell the heap how many bytes the library's own blocks take (heap.h) */
+void init_heap_count(void) OFS_HIDDEN;
 ofs_status_t init_agree_check(void) OFS_HIDDEN;
 
 /* stats.c: SHMEM_STATS's dump at finalize (collective; nothing when statistics are off) */

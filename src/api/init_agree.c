@@ -74,6 +74,7 @@ ofs_status_t init_agree_publish(int node_pes)
     init_agree_fill(&a);
     st = rt_kv_put("ofs.agree", &a, sizeof(a));
     /* and the heap the node has room for, should the default not fit */
+    init_heap_count();
     return st == OFS_OK ? heap_fit_publish(node_pes) : st;
 }
 

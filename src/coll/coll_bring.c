@@ -59,6 +59,11 @@ static struct bring_hdr *bring_hdr; /* symmetric: COLL_BRING_SLOTS headers, then
 static char *bring_data;
 static uint64_t bring_next; /* next slot to claim in my ring */
 
+size_t coll_bring_heap_need(void)
+{
+    return heap_block_len(COLL_BRING_SLOTS * (sizeof(struct bring_hdr) + COLL_BRING_BYTES));
+}
+
 ofs_status_t coll_bring_init(void)
 {
     size_t len = COLL_BRING_SLOTS * (sizeof(struct bring_hdr) + COLL_BRING_BYTES);

@@ -54,6 +54,11 @@ static struct {
     uint64_t akey[CK_ASET_KEYS], aseq[CK_ASET_KEYS];
 } ck = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
+size_t coll_check_heap_need(int nslots)
+{
+    return heap_block_len((size_t)(nslots + CK_ASET_GROUPS) * CK_DEPTH * sizeof(struct ck_entry));
+}
+
 ofs_status_t coll_check_init(int nslots)
 {
     size_t len = (size_t)(nslots + CK_ASET_GROUPS) * CK_DEPTH * sizeof(struct ck_entry);

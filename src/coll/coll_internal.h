@@ -202,6 +202,7 @@ void coll_nap(uint64_t *w, uint64_t seen) OFS_HIDDEN;
 /* Same-node broadcast through the root's ring of slots (coll_bring.c): no barrier,
  * nobody writes another PE's dest.  coll_bring_fits: the group and length qualify. */
 ofs_status_t coll_bring_init(void) OFS_HIDDEN;
+size_t coll_bring_heap_need(void) OFS_HIDDEN;
 void coll_bring_fini(void) OFS_HIDDEN;
 int coll_bring_fits(const struct coll_grp *g, size_t len) OFS_HIDDEN;
 void coll_bring_bcast(struct coll_grp *g, void *dest, const void *src, size_t len, int root)
@@ -292,6 +293,7 @@ struct coll_sig {
     enum coll_type type;
 };
 ofs_status_t coll_check_init(int nslots) OFS_HIDDEN;
+size_t coll_check_heap_need(int nslots) OFS_HIDDEN;
 void coll_check_fini(void) OFS_HIDDEN;
 void coll_check_team(const char *r, struct coll_team *team, const struct coll_sig *s) OFS_HIDDEN;
 void coll_check_nbc(const char *r, struct coll_team *team, const struct coll_nbc_args *a)

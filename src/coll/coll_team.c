@@ -173,11 +173,56 @@ static void list_shape(const int *pes, int n, int *start_p, int *stride_p)
     *stride_p = stride;
 }
 
+/* The pool's shape for n PEs and nslots slots, spanning nodes (hier) or not: writes
+ * rounds, sizes_len, flags_len, chunk, rscratch_len, slot_len of pool; returns the
+ * pool's bytes.  Used by coll_heap_need before the heap exists and by coll_init. */
+static size_t pool_shape(int n, int nslots, int hier)
+{
+    size_t need;
+
+    pool.rounds = 1;
+    while ((1L << pool.rounds) < n)
+        pool.rounds++;
+    pool.sizes_len = ((size_t)n * sizeof(uint64_t) + 63) & ~(size_t)63;
+    pool.flags_len = (hier ? 3 : 1) * (size_t)COLL_FLAGS_BYTES;
+    /* reduction chunk: as large as the budget allows, 1 KiB to 16 KiB */
+    need = COLL_POOL_BUDGET / (size_t)nslots;
+    need = need > pool.flags_len + pool.sizes_len ? need - pool.flags_len - pool.sizes_len : 0;
+    pool.chunk = need / ((hier ? 4 : 2) * (size_t)(pool.rounds + 1));
+    pool.chunk &= ~(size_t)63;
+    if (pool.chunk < COLL_CHUNK_MIN)
+        pool.chunk = COLL_CHUNK_MIN;
+    if (pool.chunk > COLL_CHUNK_MAX)
+        pool.chunk = COLL_CHUNK_MAX;
+    pool.rscratch_len = 2 * (size_t)(pool.rounds + 1) * pool.chunk;
+    pool.slot_len = pool.flags_len + pool.sizes_len + (hier ? 2 : 1) * pool.rscratch_len;
+    return pool.slot_len * (size_t)nslots;
+}
+
+size_t coll_heap_need(void)
+{
+    int n = ofs_g.n_pes, nslots = (int)ofs_g.params.TEAMS_MAX, nwords = (nslots + 63) / 64;
+    size_t len;
+
+    if (n < 1 || nslots < 2 || n > (1 << COLL_MAX_TEAM_LOG))
+        return 0; /* coll_init fails */
+    /* the locality is not known yet when the node's room for heaps is published: the
+     * larger shape (then pool_shape runs again in coll_init) */
+    if (ofs_g.local_size > 0)
+        len = pool_shape(n, nslots, ofs_g.local_size < n);
+    else {
+        size_t flat = pool_shape(n, nslots, 0), hier = pool_shape(n, nslots, 1);
+        len = flat > hier ? flat : hier;
+    }
+    return heap_block_len(len) + heap_block_len((2 * (size_t)nwords + 1) * sizeof(uint64_t)) +
+           coll_bring_heap_need() + coll_nbc_heap_need() + coll_check_heap_need(nslots) +
+           heap_block_len(COLL_WORLD_RSCRATCH);
+}
+
 ofs_status_t coll_init(void)
 {
     int n = ofs_g.n_pes;
     ofs_status_t st;
-    size_t need;
 
     st = coll_parse_algs();
     if (st != OFS_OK)
@@ -196,23 +241,8 @@ ofs_status_t coll_init(void)
         return OFS_ERR_INVAL;
     }
     pool.nslots = (int)ofs_g.params.TEAMS_MAX;
-    pool.rounds = 1;
-    while ((1L << pool.rounds) < n)
-        pool.rounds++;
-    pool.sizes_len = ((size_t)n * sizeof(uint64_t) + 63) & ~(size_t)63;
     pool.hier = ofs_g.local_size < n;
-    pool.flags_len = (pool.hier ? 3 : 1) * (size_t)COLL_FLAGS_BYTES;
-    /* reduction chunk: as large as the budget allows, 1 KiB to 16 KiB */
-    need = COLL_POOL_BUDGET / (size_t)pool.nslots;
-    need = need > pool.flags_len + pool.sizes_len ? need - pool.flags_len - pool.sizes_len : 0;
-    pool.chunk = need / ((pool.hier ? 4 : 2) * (size_t)(pool.rounds + 1));
-    pool.chunk &= ~(size_t)63;
-    if (pool.chunk < COLL_CHUNK_MIN)
-        pool.chunk = COLL_CHUNK_MIN;
-    if (pool.chunk > COLL_CHUNK_MAX)
-        pool.chunk = COLL_CHUNK_MAX;
-    pool.rscratch_len = 2 * (size_t)(pool.rounds + 1) * pool.chunk;
-    pool.slot_len = pool.flags_len + pool.sizes_len + (pool.hier ? 2 : 1) * pool.rscratch_len;
+    pool_shape(n, pool.nslots, pool.hier);
     pool.nwords = (pool.nslots + 63) / 64;
     pool.used = calloc((size_t)pool.nwords, sizeof(uint64_t));
     if (!pool.used)

@@ -221,6 +221,7 @@ extern unsigned nbc_moves OFS_HIDDEN;
 #define NBC_SHM_DEPTH 16
 #define NBC_SHM_PIECES 4 /* entries a request may take (its contribution in pieces) */
 ofs_status_t nbc_shm_init(void) OFS_HIDDEN;
+size_t nbc_shm_heap_need(void) OFS_HIDDEN; /* coll_nbc_heap_need's part */
 void nbc_shm_fini(void) OFS_HIDDEN;
 /* the team's fast state (nt->fring), at its first post; 0 when it has no ring */
 int nbc_shm_team(struct nbc_team *nt) OFS_HIDDEN;

@@ -96,26 +96,45 @@ uint64_t *nbc_pub(struct nbc_team *nt)
     return counter(nt->team->id, NBC_NCLS, 0);
 }
 
+/* The engine's shape: slot_len, nslots, land_per of eng, and the lengths of the eager
+ * landing area and of both landing areas; by coll_nbc_heap_need before the heap exists
+ * (fast_signal not known yet) and by coll_nbc_init. */
+static void nbc_eng_shape(int fast_signal, size_t *eager_len, size_t *land_len)
+{
+    eng.nslots = (int)ofs_g.params.TEAMS_MAX;
+    eng.slot_len =
+        (((size_t)NBC_NCLS * (size_t)ofs_g.n_pes + 2) * sizeof(uint64_t) + 63) & ~(size_t)63;
+    /* at most NBC_LAND_SLOT_MAX bytes per team slot */
+    eng.land_per = (size_t)ofs_g.params.NBC_EAGER;
+    if (eng.land_per > NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes)
+        eng.land_per = NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes;
+    if (fast_signal && eng.land_per > NBC_EAGER_SHM_MAX)
+        eng.land_per = NBC_EAGER_SHM_MAX;
+    eng.land_per &= ~(size_t)63;
+    *eager_len = eng.land_per * NBC_EAGER_DEPTH * (size_t)ofs_g.n_pes * (size_t)eng.nslots;
+    *land_len = *eager_len + eng.land_per * 2 * (size_t)ofs_g.n_pes * (size_t)eng.nslots;
+}
+
+size_t coll_nbc_heap_need(void)
+{
+    size_t eager_len, land_len;
+
+    /* whether signals go by CPU atomics is known after the transports start: the larger
+     * landing areas (without), and the same-node fast path's rings (with) */
+    nbc_eng_shape(0, &eager_len, &land_len);
+    return heap_block_len(eng.slot_len * (size_t)eng.nslots) + heap_block_len(64) +
+           (land_len ? heap_block_len(land_len) : 0) + nbc_shm_heap_need();
+}
+
 ofs_status_t coll_nbc_init(void)
 {
     ofs_status_t st;
     size_t land_len, eager_len;
 
-    eng.nslots = (int)ofs_g.params.TEAMS_MAX;
-    eng.slot_len =
-        (((size_t)NBC_NCLS * (size_t)ofs_g.n_pes + 2) * sizeof(uint64_t) + 63) & ~(size_t)63;
+    nbc_eng_shape(coll_cfg.fast_signal, &eager_len, &land_len);
     eng.base = heap_alloc(eng.slot_len * (size_t)eng.nslots, 64);
     nbc_bell = heap_alloc(64, 64);
     eng.teams = calloc((size_t)eng.nslots, sizeof(*eng.teams));
-    /* at most NBC_LAND_SLOT_MAX bytes per team slot */
-    eng.land_per = (size_t)ofs_g.params.NBC_EAGER;
-    if (eng.land_per > NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes)
-        eng.land_per = NBC_LAND_SLOT_MAX / NBC_EAGER_DEPTH / (size_t)ofs_g.n_pes;
-    if (coll_cfg.fast_signal && eng.land_per > NBC_EAGER_SHM_MAX)
-        eng.land_per = NBC_EAGER_SHM_MAX;
-    eng.land_per &= ~(size_t)63;
-    eager_len = eng.land_per * NBC_EAGER_DEPTH * (size_t)ofs_g.n_pes * (size_t)eng.nslots;
-    land_len = eager_len + eng.land_per * 2 * (size_t)ofs_g.n_pes * (size_t)eng.nslots;
     if (land_len) {
         eng.land = heap_alloc(land_len, 64);
         eng.rland = eng.land ? eng.land + eager_len : NULL;

@@ -44,16 +44,34 @@ static struct {
     int nslots;
 } shm;
 
+/* cap, nslots, stride, slot_len of shm; 0 if the fast path is off (whatever the
+ * transports), else the rings' bytes when signals go by CPU atomics */
+static size_t nbc_shm_shape(void)
+{
+    /* an entry holds a quarter of the largest contribution, a multiple of 64 bytes (every
+     * element size divides it: a reduction folds an entry's piece at a time) */
+    shm.cap = (size_t)ofs_g.params.NBC_SHM / NBC_SHM_PIECES & ~(size_t)63;
+    if (!shm.cap || ofs_g.n_pes < 2)
+        return 0;
+    shm.nslots = (int)ofs_g.params.TEAMS_MAX;
+    shm.stride = (NBC_SHM_DATA + shm.cap + 63) & ~(size_t)63;
+    shm.slot_len = NBC_SHM_HDR + NBC_SHM_DEPTH * shm.stride;
+    return shm.slot_len * (size_t)shm.nslots;
+}
+
+size_t nbc_shm_heap_need(void)
+{
+    size_t len = nbc_shm_shape();
+
+    return len ? heap_block_len(len) : 0;
+}
+
 ofs_status_t nbc_shm_init(void)
 {
     size_t len;
 
-    /* an entry holds a quarter of the largest contribution, a multiple of 64 bytes (every
-     * element size divides it: a reduction folds an entry's piece at a time) */
-    shm.cap = (size_t)ofs_g.params.NBC_SHM / NBC_SHM_PIECES & ~(size_t)63;
-    if (!shm.cap || !coll_cfg.fast_signal || ofs_g.n_pes < 2)
+    if (!nbc_shm_shape() || !coll_cfg.fast_signal)
         return OFS_OK; /* the same on every PE: nobody allocates */
-    shm.nslots = (int)ofs_g.params.TEAMS_MAX;
     /* Up to NBC_SHM_PIECES entries when the node's PEs outnumber its CPUs: the ring lets a
      * member run ahead of descheduled ones.  With a CPU per PE, the engine's paths (a get
      * of the source the owner left in place, one copy after a cheap handshake) measured
@@ -61,8 +79,6 @@ ofs_status_t nbc_shm_init(void)
      * blocking inline collectives.  The same on every member: they are all on this node. */
     shm.limit = ofs_g.oversubscribed ? shm.cap * NBC_SHM_PIECES
                                      : (size_t)ofs_g.params.NBC_SHM / 32 & ~(size_t)7;
-    shm.stride = (NBC_SHM_DATA + shm.cap + 63) & ~(size_t)63;
-    shm.slot_len = NBC_SHM_HDR + NBC_SHM_DEPTH * shm.stride;
     len = shm.slot_len * (size_t)shm.nslots;
     shm.base = heap_alloc(len, 64); /* fresh heap blocks are zero */
     if (!shm.base) {

@@ -334,6 +334,17 @@ size_t heap_user_room(const void *addr)
     return room;
 }
 
+size_t heap_lib_bytes(void)
+{
+    size_t n = 0;
+
+    pthread_mutex_lock(&heap_main_lock);
+    if (heap_main)
+        n = heap_main->len - heap_main->bytes_free - heap_main->user_used;
+    pthread_mutex_unlock(&heap_main_lock);
+    return n;
+}
+
 void heap_user_free(size_t *free_p, size_t *largest_p)
 {
     *free_p = *largest_p = 0;

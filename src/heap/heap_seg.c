@@ -30,16 +30,36 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-/* teams, collectives (1 MiB more for the world team's reduction scratch), locks, and
- * what grows with the number of PEs (the non-blocking collectives' landing areas and
- * same-node rings, per-PE words): the library's blocks must never come out of the
- * user's SHMEM_SYMMETRIC_SIZE */
-#define HEAP_INTERNAL_BASE (9UL << 20)
-#define HEAP_INTERNAL_PER_PE (192UL << 10)
+/* The library's own blocks (heap_set_internal), and room for the few it makes after
+ * start-up (shmemx_stats_dump's table) */
+#define HEAP_INTERNAL_MARGIN (256UL << 10)
+
+static size_t heap_internal = 9UL << 20; /* until heap_set_internal */
+
+void heap_set_internal(size_t bytes)
+{
+    heap_internal = bytes;
+}
 
 static size_t heap_internal_reserve(void)
 {
-    return HEAP_INTERNAL_BASE + (size_t)(ofs_g.n_pes > 0 ? ofs_g.n_pes : 1) * HEAP_INTERNAL_PER_PE;
+    return heap_internal + HEAP_INTERNAL_MARGIN;
+}
+
+void heap_internal_check(void)
+{
+    size_t ufree, ularge;
+
+    heap_user_free(&ufree, &ularge);
+    ofs_log_debug("heap: the library's blocks take %zu bytes, %zu counted", heap_lib_bytes(),
+                  heap_internal);
+    if (ularge < (size_t)ofs_g.params.SYMMETRIC_SIZE && ofs_g.my_pe == 0)
+        ofs_log_warn("shmem_init: the library's own blocks took %zu bytes more of the symmetric "
+                     "heap than it counted: shmem_malloc can allocate %zu bytes, not the %ld of "
+                     "SHMEM_SYMMETRIC_SIZE (a bug of the library: please report it; raising "
+                     "SHMEM_SYMMETRIC_SIZE works around it)",
+                     (size_t)ofs_g.params.SYMMETRIC_SIZE - ularge, ularge,
+                     ofs_g.params.SYMMETRIC_SIZE);
 }
 
 struct heap_state heap_g = { .seg = { { .fd = -1 }, { .fd = -1 } } };

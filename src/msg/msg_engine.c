@@ -33,7 +33,7 @@ struct msg_state msg_g = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_I
  * within MSG_RING_BUDGET (the same on every PE: they depend on n only).  A record is at
  * most a quarter of a ring, so that a sender never waits for credits the receiver holds
  * back (they return in batches of half a ring).  0: messages off. */
-static ofs_status_t msg_sizes(size_t *rbytes_p, size_t *eager_p)
+static ofs_status_t msg_sizes(size_t *rbytes_p, size_t *eager_p, int quiet)
 {
     long rp = ofs_g.params.MSG_RING_SIZE, ep = ofs_g.params.MSG_EAGER_SIZE;
     size_t n = (size_t)ofs_g.n_pes, r, e;
@@ -53,6 +53,8 @@ static ofs_status_t msg_sizes(size_t *rbytes_p, size_t *eager_p)
         return OFS_OK;
     }
     if (r < MSG_RING_MIN) {
+        if (quiet)
+            return OFS_ERR_INVAL;
         ofs_log_error("messages: SHMEM_MSG_RING_SIZE=%ld is below the %d bytes a ring needs "
                       "(0 turns messages off)",
                       rp, MSG_RING_MIN);
@@ -64,14 +66,18 @@ static ofs_status_t msg_sizes(size_t *rbytes_p, size_t *eager_p)
     } else {
         e = (size_t)ep;
         if (msg_rec_bytes(e) > r / 4) {
+            if (quiet)
+                return OFS_ERR_INVAL;
             ofs_log_error("messages: SHMEM_MSG_EAGER_SIZE=%zu needs SHMEM_MSG_RING_SIZE of at "
                           "least %zu (a message is at most a quarter of a ring); it is %zu",
                           e, 4 * msg_rec_bytes(e), r);
             return OFS_ERR_INVAL;
         }
     }
-    ofs_param_resolved(OFS_PARAM_MSG_RING_SIZE, (long)r);
-    ofs_param_resolved(OFS_PARAM_MSG_EAGER_SIZE, (long)e);
+    if (!quiet) {
+        ofs_param_resolved(OFS_PARAM_MSG_RING_SIZE, (long)r);
+        ofs_param_resolved(OFS_PARAM_MSG_EAGER_SIZE, (long)e);
+    }
     *rbytes_p = r;
     *eager_p = e;
     return OFS_OK;
@@ -99,6 +105,23 @@ int msg_enabled(void)
     return msg_g.on;
 }
 
+static size_t msg_stage_len(void)
+{
+    return ((size_t)ofs_g.params.MSG_STAGE_SIZE + 63) & ~(size_t)63;
+}
+
+/* the blocks msg_init allocates, block by block */
+size_t msg_heap_need(void)
+{
+    size_t rbytes, eager, n = (size_t)ofs_g.n_pes;
+
+    if (msg_sizes(&rbytes, &eager, 1) != OFS_OK || rbytes == 0)
+        return 0; /* msg_init fails, or allocates nothing */
+    return heap_block_len(n * rbytes) + heap_block_len(n * sizeof(uint64_t)) +
+           heap_block_len(MSG_RDV_MAX * sizeof(uint64_t)) + heap_block_len(msg_stage_len()) +
+           heap_block_len((2 + n) * sizeof(uint64_t)) + heap_block_len(sizeof(uint64_t));
+}
+
 ofs_status_t msg_init(void)
 {
     size_t ring, n;
@@ -106,12 +129,12 @@ ofs_status_t msg_init(void)
 
     msg_g.n = ofs_g.n_pes;
     msg_g.me = ofs_g.my_pe;
-    st = msg_sizes(&msg_g.rbytes, &msg_g.eager);
+    st = msg_sizes(&msg_g.rbytes, &msg_g.eager, 0);
     if (st != OFS_OK || msg_g.rbytes == 0)
         return st;
     msg_g.rec_max = msg_rec_bytes(msg_g.eager);
     msg_g.batch = msg_g.rbytes / 2;
-    msg_g.stage_len = ((size_t)ofs_g.params.MSG_STAGE_SIZE + 63) & ~(size_t)63;
+    msg_g.stage_len = msg_stage_len();
     msg_g.chunk = (size_t)ofs_g.params.MSG_PIECE_SIZE;
     if (msg_g.chunk > msg_g.stage_len / MSG_STAGE_PIECES)
         msg_g.chunk = msg_g.stage_len / MSG_STAGE_PIECES;
