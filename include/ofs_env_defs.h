@@ -171,7 +171,8 @@ OFS_ENV(TEAMS_MAX, COLL, LONG, "64", "2..65536",
 OFS_ENV(BARRIER_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_BARRIER_ALGORITHM,
         "Barrier algorithm (shm: for same-node teams; hier: for teams spanning "
         "nodes, the node part through shared memory and one leader per node over the fabric, "
-        "what auto picks there; on a one-node team hier runs as auto)")
+        "what auto picks there; on a one-node team hier runs as auto; auto takes the tree "
+        "for 3 or more PEs of one host that talk over the fabric, else dissemination)")
 OFS_ENV(BCAST_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_BCAST_ALGORITHM,
         "Broadcast algorithm (shm: for same-node teams, through the root's ring of slots; "
         "inline: a same-node team's broadcast of up to 120 bytes carried in the root's "

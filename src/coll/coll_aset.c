@@ -49,6 +49,7 @@ void coll_aset_grp(struct coll_grp *g, int PE_start, int logPE_stride, int PE_si
     for (int i = 0; i < PE_size && g->all_local; i++)
         if (!comm_ptr(pSync, PE_start + i * stride))
             g->all_local = 0;
+    g->one_host = coll_grp_one_host(g);
 }
 
 void coll_broadcast_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_root,

@@ -114,6 +114,7 @@ int coll_hier_setup(struct coll_grp *g, uint64_t *lflags, uint64_t *eflags, char
         if (!comm_ptr(lflags, loc[i]))
             h->local.all_local = 0;
     h->local.cpu_sig = h->local.all_local;
+    h->local.one_host = coll_grp_one_host(&h->local);
 
     h->leaders = *g;
     h->leaders.f_bcast = COLL_F_BCAST;
@@ -131,6 +132,7 @@ int coll_hier_setup(struct coll_grp *g, uint64_t *lflags, uint64_t *eflags, char
     h->leaders.hier = NULL;
     h->leaders.all_local = 0; /* other nodes */
     h->leaders.cpu_sig = 0;
+    h->leaders.one_host = coll_grp_one_host(&h->leaders);
     g->hier = h;
     return 0;
 }

@@ -96,6 +96,7 @@ struct coll_grp {
     char *rscratch; /* 2 parities x rslots reduction slots of chunk bytes */
     int rslots;
     int all_local;       /* every member reachable through comm_ptr */
+    int one_host;        /* every member on one host (coll_grp_one_host) */
     int f_bcast, f_ring; /* counters of broadcast and ring (compact for pSync) */
     int unsynced;        /* COLL_UNSYNC_* bits: returned without a barrier since the last one */
     uint64_t *step;      /* reduction step counter (scratch parity) */
@@ -165,6 +166,9 @@ void coll_put_signal(struct coll_grp *g, void *dst, const void *src, size_t len,
     OFS_HIDDEN;
 
 void coll_grp_barrier(struct coll_grp *g) OFS_HIDDEN;
+/* Are all members on one host (ofs_g.node_of, the simulated nodes of one host counting
+ * as one)?  The same answer on every member: the barrier's auto choice rests on it. */
+int coll_grp_one_host(const struct coll_grp *g) OFS_HIDDEN;
 /* Pieces of a transfer of len bytes: at most SHMEM_COLL_SEGMENT each (coll_data.c);
  * coll_put_segs sends len bytes at src to dst on member i in coll_seg_count(len)
  * put-with-signals on counter idx */

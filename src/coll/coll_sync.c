@@ -6,7 +6,10 @@
  * - tree: gather to member 0 and release down a COLL_TREE_RADIX-ary tree.
  * - shm (same-node groups with CPU atomics): one arrival counter, one release word
  *   (teams), or one release mailbox per member (active sets: pSync back at 0 on exit).
- * auto: shm where it applies, else dissemination.
+ * auto: shm where it applies; else, for 3 members or more on one host (the OFI route
+ * between PEs of one machine, or simulated nodes), the tree: 2(n - 1) messages instead
+ * of n ceil(log2 n), each a send the host's shared CPUs pay for, and waiters that wait
+ * for one release (docs/collectives.md has the measurements); else dissemination.
  */
 #include "coll_internal.h"
 
@@ -243,6 +246,20 @@ static void barrier_shm_psync(struct coll_grp *g)
     __atomic_store_n(mine, 0, __ATOMIC_RELEASE);
 }
 
+int coll_grp_one_host(const struct coll_grp *g)
+{
+    /* simulated nodes: rt_pmix.c numbers them real node x n_pes + block */
+    int div = ofs_g.params.SIM_PES_PER_NODE > 0 ? ofs_g.n_pes : 1, h0;
+
+    if (!ofs_g.node_of || g->size < 1)
+        return g->size <= 1;
+    h0 = ofs_g.node_of[coll_grp_pe(g, 0)] / div;
+    for (int i = 1; i < g->size; i++)
+        if (ofs_g.node_of[coll_grp_pe(g, i)] / div != h0)
+            return 0;
+    return 1;
+}
+
 void coll_grp_barrier(struct coll_grp *g)
 {
     int alg = coll_cfg.barrier;
@@ -264,6 +281,8 @@ void coll_grp_barrier(struct coll_grp *g)
             barrier_shm_psync(g);
         return;
     }
+    if (alg == COLL_ALG_AUTO && g->one_host && g->size >= 3)
+        alg = COLL_ALG_TREE;
     if (alg == COLL_ALG_TREE) {
         if (g->seen)
             barrier_tree(g, COLL_F_TREE_UP, COLL_F_TREE_DOWN);

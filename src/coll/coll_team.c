@@ -129,6 +129,7 @@ static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int st
     for (int i = 0; i < size; i++)
         if (!comm_ptr(p->grp.flags, members ? members[i] : start + i * stride))
             p->grp.all_local = 0;
+    p->grp.one_host = coll_grp_one_host(&p->grp);
     if (pool.hier && coll_hier_setup(&p->grp, (uint64_t *)(slot_base(id) + COLL_FLAGS_BYTES),
                                      (uint64_t *)(slot_base(id) + 2 * COLL_FLAGS_BYTES),
                                      p->grp.rscratch + pool.rscratch_len) != 0) {

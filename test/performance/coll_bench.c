@@ -4,8 +4,13 @@
  * (mean over PEs).  Measured the way the OSU micro-benchmarks do: each call timed on its
  * own with shmem_barrier_all between calls (outside the timing); --back-to-back times a
  * loop of calls instead (the older figures; barriers are always timed back to back).
- * Usage: oshrun -n N coll_bench [--csv FILE] [--back-to-back] [--only NAME,...] [max_bytes]
- * [iterations]; --only: just these collectives (barrier_all, int_sum, ... as printed).
+ * Usage: oshrun -n N coll_bench [--csv FILE] [--back-to-back] [--per-pe] [--only NAME,...]
+ * [max_bytes] [iterations]; --only: just these collectives (barrier_all, int_sum, ... as
+ * printed).  --per-pe (OSU style only): also each PE's median, 25th and 90th percentile
+ * per call (the mean hides which PE waits, and a few descheduled calls move it), and
+ * --only bcast_lat (never run by default) times an 8-byte broadcast from root 0 from the
+ * moment the root starts it to the moment each PE returns (the root's clock travels in
+ * the payload: PEs of one machine only, CLOCK_MONOTONIC).
  *
  * Built against an OpenSHMEM 1.4 library (Open MPI's OSHMEM 4.1 has no teams), or
  * with -DCOLL_BENCH_ASET, it times the active-set forms (shmem_broadcast64,
@@ -89,6 +94,37 @@ static void report(const char *what, size_t bytes, double us)
 
 static int back_to_back;
 static const char *only; /* --only: comma-separated names of the sized collectives to run */
+static int per_pe;       /* --per-pe: each PE's median and percentiles too */
+static double *t_each;   /* --per-pe: this PE's time of each call */
+static double *t_pe;     /* --per-pe, symmetric: median, p25, p90 of every PE (on PE 0) */
+static int t_cap;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* --per-pe: PE 0 prints every PE's median, 25th and 90th percentile of n calls */
+static void report_pe(int n)
+{
+    int me = shmem_my_pe(), np = shmem_n_pes();
+
+    if (!per_pe || n <= 0)
+        return;
+    n = n < t_cap ? n : t_cap;
+    qsort(t_each, (size_t)n, sizeof(double), cmp_double);
+    shmem_double_p(&t_pe[3 * me], t_each[n / 2], 0);
+    shmem_double_p(&t_pe[3 * me + 1], t_each[n / 4], 0);
+    shmem_double_p(&t_pe[3 * me + 2], t_each[n * 9 / 10], 0);
+    shmem_barrier_all();
+    if (me == 0)
+        for (int p = 0; p < np; p++)
+            printf("#   PE %d: median %.2f p25 %.2f p90 %.2f\n", p, t_pe[3 * p], t_pe[3 * p + 1],
+                   t_pe[3 * p + 2]);
+    fflush(stdout);
+    shmem_barrier_all();
+}
 
 static int wanted(const char *what)
 {
@@ -109,10 +145,14 @@ static int wanted(const char *what)
         for (int i_ = 0; i_ < (iters); i_++) {        \
             double t0_ = now_us();                    \
             stmt;                                     \
-            tt_ += now_us() - t0_;                    \
+            double d_ = now_us() - t0_;               \
+            tt_ += d_;                                \
+            if (i_ < t_cap)                           \
+                t_each[i_] = d_;                      \
             shmem_barrier_all();                      \
         }                                             \
         report(what, bytes, tt_ / (iters));           \
+        report_pe(iters);                             \
     } while (0)
 #define TIME_LOOP(what, bytes, iters, stmt)              \
     do {                                                 \
@@ -148,6 +188,11 @@ int main(int argc, char **argv)
         argc--;
         argv++;
     }
+    if (argc > 1 && strcmp(argv[1], "--per-pe") == 0) {
+        per_pe = 1;
+        argc--;
+        argv++;
+    }
     if (argc > 2 && strcmp(argv[1], "--only") == 0) {
         only = argv[2];
         argc -= 2;
@@ -175,6 +220,15 @@ int main(int argc, char **argv)
         shmem_global_exit(1);
     }
     memset(src, 1, maxb * npes);
+    if (per_pe) {
+        t_cap = iters;
+        t_each = malloc((size_t)t_cap * sizeof(double));
+        t_pe = shmem_malloc(3 * (size_t)npes * sizeof(double));
+        if (!t_each || !t_pe) {
+            fprintf(stderr, "coll_bench: cannot allocate the --per-pe times\n");
+            shmem_global_exit(1);
+        }
+    }
     shmem_barrier_all();
     if (shmem_my_pe() == 0)
         printf("# coll_bench: %d PEs, mean microseconds per call\n# %-12s %9s %10s\n", npes,
@@ -185,6 +239,27 @@ int main(int argc, char **argv)
         TIME_LOOP("sync_all", 0, iters * 10, shmem_sync_all());
     if (wanted(BARRIER_NAME))
         TIME_LOOP(BARRIER_NAME, 0, iters * 10, OP_BARRIER());
+    /* the delivery time of a small broadcast (named in --only, never by default) */
+    if (only && wanted("bcast_lat") && maxb >= 8) {
+        double tt = 0;
+        int me = shmem_my_pe();
+        for (int i = -(iters / 10 + 1); i < iters; i++) {
+            double t0 = now_us(), tr;
+            if (me == 0)
+                memcpy(src, &t0, sizeof(t0));
+            OP_BCAST(dst, src, 8);
+            double t1 = now_us();
+            memcpy(&tr, me == 0 ? src : dst, sizeof(tr));
+            if (i >= 0) {
+                tt += t1 - tr;
+                if (i < t_cap)
+                    t_each[i] = t1 - tr;
+            }
+            shmem_barrier_all();
+        }
+        report("bcast_lat", 8, tt / iters);
+        report_pe(iters);
+    }
     /* 8, 64, ... and max_bytes itself */
     for (size_t b = 8; b <= maxb; b = b < maxb && b * 8 > maxb ? maxb : b * 8) {
         int it = b >= 65536 ? iters / 10 + 1 : iters;
@@ -198,6 +273,10 @@ int main(int argc, char **argv)
 #ifdef COLL_BENCH_ASET
     shmem_free(pwrk);
 #endif
+    if (per_pe) {
+        shmem_free(t_pe);
+        free(t_each);
+    }
     shmem_free(dst);
     shmem_free(src);
     if (csv)
