@@ -131,6 +131,8 @@ struct nbc_fast {
     uint8_t kind, op, type, exclusive;
     uint8_t counted; /* in nbc_outstanding (it did not complete at its post) */
     uint8_t k;       /* entries it takes: seq .. seq + k - 1 */
+    uint64_t sig;    /* kind, root, bytes, op and type, next to the sequence word of each
+                      * entry (a member that posted something else is named, not waited for) */
 };
 
 struct coll_nbc_req {

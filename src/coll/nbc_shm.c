@@ -25,7 +25,9 @@
  */
 #include "nbc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* a post waiting for its ring sleeps until the members' completion words pass a multiple
  * of this (at most NBC_SHM_DEPTH / 2 - NBC_SHM_PIECES + 1, so it is at least the entries
@@ -159,6 +161,63 @@ static char *entry_data(char *ring, uint64_t s)
     return (char *)entry(ring, s) + NBC_SHM_DATA;
 }
 
+/* the signature word of entry s, after its sequence word */
+static uint64_t *entry_sig(char *ring, uint64_t s)
+{
+    return entry(ring, s) + 1;
+}
+
+/* what a request is, the same on every member that posted the same call: the kind (+1:
+ * never 0), the operation, the type, exclusive, the root (broadcast) and the block's bytes */
+static uint64_t sig_of(const struct coll_nbc_args *a)
+{
+    uint64_t len = (uint64_t)(a->nelems * a->es) & ((1ULL << 23) - 1);
+    int red = a->kind == COLL_NBC_REDUCE || a->kind == COLL_NBC_SCAN;
+
+    return (uint64_t)(a->kind + 1) | (uint64_t)(red ? a->op & 0xff : 0) << 4 |
+           (uint64_t)(red ? a->type & 0xff : 0) << 12 | (uint64_t)(a->exclusive & 1) << 20 |
+           (uint64_t)(a->kind == COLL_NBC_BCAST ? a->root & 0xfffff : 0) << 21 | len << 41;
+}
+
+static const char *sig_name(uint64_t sig)
+{
+    static const char *const names[] = { "?",         "team_sync", "broadcast",
+                                         "collect",   "fcollect",  "alltoall",
+                                         "alltoalls", "reduction", "scan" };
+    unsigned k = (unsigned)(sig & 15);
+
+    return k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
+}
+
+static void sig_describe(char *buf, size_t len, uint64_t sig)
+{
+    int n = snprintf(buf, len, "%s of %llu bytes per block", sig_name(sig),
+                     (unsigned long long)(sig >> 41));
+
+    if ((sig & 15) == COLL_NBC_BCAST + 1 && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " from root %d", (int)(sig >> 21 & 0xfffff));
+}
+
+/* member j's entry of q (there) says it posted the same collective, else the job ends
+ * naming both: a member that posted another collective at this point of the team's order
+ * would otherwise leave the others waiting for ever */
+static void sig_check(struct nbc_team *nt, const struct coll_nbc_req *q, int j)
+{
+    uint64_t theirs = __atomic_load_n(entry_sig(nt->fring[j], q->f.seq), __ATOMIC_RELAXED);
+    char a[96], b[96];
+
+    if (OFS_LIKELY(theirs == q->f.sig))
+        return;
+    sig_describe(a, sizeof(a), theirs);
+    sig_describe(b, sizeof(b), q->f.sig);
+    ofs_bad_input(q->routine,
+                  "PE %d of the team posted a different non-blocking collective as its "
+                  "request %llu on this team (%s) than this PE (%s%s): every PE must post a "
+                  "team's requests in the same order with the same arguments",
+                  coll_team_world_pe(nt->team, j), (unsigned long long)q->f.seq, a, b,
+                  strcmp(a, b) ? "" : ", with another operator or type");
+}
+
 /* member j's entry of request s is there */
 static int arrived(struct nbc_team *nt, int j, uint64_t s)
 {
@@ -221,6 +280,7 @@ static int fast_try(struct nbc_team *nt, struct coll_nbc_req *q)
             return 1;
         if (!arrived(nt, f->root, sl))
             return 0;
+        sig_check(nt, q, f->root);
         ring_read(f->dest, ring[f->root], s, 0, len);
         return 1;
     case COLL_NBC_SCAN: last = f->exclusive ? me - 1 : me; break;
@@ -229,6 +289,9 @@ static int fast_try(struct nbc_team *nt, struct coll_nbc_req *q)
     for (int j = 0; j <= last; j++)
         if (j != me && !arrived(nt, j, sl))
             return 0;
+    for (int j = 0; j <= last; j++)
+        if (j != me)
+            sig_check(nt, q, j);
     if (!len)
         return 1;
     switch (f->kind) {
@@ -286,8 +349,13 @@ int nbc_shm_advance(struct nbc_team *nt)
          * are rung when the word passes one, not at every completion (a wake-up per
          * request would cost more than the request) */
         int n = nt->team->size, me = nt->team->my_pe;
-        __atomic_store_n(done_word(nt->fring[me]), nt->fdone, __ATOMIC_SEQ_CST);
-        for (int j = 0; j < n && was / NBC_SHM_WAKE != nt->fdone / NBC_SHM_WAKE; j++)
+        __atomic_store_n(done_word(nt->fring[me]), nt->fdone, __ATOMIC_RELEASE);
+        if (was / NBC_SHM_WAKE == nt->fdone / NBC_SHM_WAKE)
+            return moved;
+        /* only a waiter for a multiple of NBC_SHM_WAKE sleeps: the word, then the bells,
+         * ordered by a full fence here alone (the waiter's side: nbc_bell_nap) */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        for (int j = 0; j < n; j++)
             if (j != me)
                 nbc_bell_ring((uint64_t *)nt->fring[n + j]);
     }
@@ -348,6 +416,7 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     q->f.type = (uint8_t)a->type;
     q->f.exclusive = (uint8_t)a->exclusive;
     q->f.counted = 0;
+    q->f.sig = sig_of(a);
     if (sl > NBC_SHM_DEPTH && nt->ffree < sl - NBC_SHM_DEPTH) {
         /* the ring is full: wait until about half of it is free (a multiple of
          * NBC_SHM_WAKE: the members that pass it ring my bell, nbc_shm_advance), so that a
@@ -386,6 +455,7 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     case COLL_NBC_SCAN: ring_write(ring, s, 0, src, len); break;
     default: break;
     }
+    __atomic_store_n(entry_sig(ring, s), q->f.sig, __ATOMIC_RELAXED);
     if (publish) {
         /* the data, then the number, then the bells: a sleeper sets its bell's bit before
          * its last look at the entries (nbc_bell_nap), so one of the two sees the other */
@@ -394,6 +464,11 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
         for (int j = 0; j < n; j++)
             if (j != me)
                 nbc_bell_ring((uint64_t *)nt->fring[n + j]);
+    } else {
+        /* a broadcast's member: nobody reads its entries but a member that posted another
+         * collective here (named by its sig_check); no bell: that one's nap is bounded */
+        for (uint64_t e = s; e <= sl; e++)
+            __atomic_store_n(entry(ring, e), e, __ATOMIC_RELEASE);
     }
     if (nt->ftail)
         nt->ftail->next = q;
