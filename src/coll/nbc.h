@@ -232,6 +232,9 @@ int nbc_shm_fits(struct nbc_team *nt, const struct coll_nbc_args *a) OFS_HIDDEN;
 /* under the engine's lock: publish my part of q (waiting for my entry to be free,
  * completing earlier fast requests meanwhile), then complete what can be */
 void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a) OFS_HIDDEN;
+/* without the lock: the entries that q reads are there (a waiter's look before it takes
+ * the lock to complete it; the team's earlier fast requests may still need others) */
+int nbc_shm_ready(const struct coll_nbc_req *q) OFS_HIDDEN;
 /* under the engine's lock: complete the team's fast requests that can be, in order
  * (each completed one: state DONE, nbc_outstanding down if it was counted); 1 if any */
 int nbc_shm_advance(struct nbc_team *nt) OFS_HIDDEN;

@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "nbc.h"
+#include "ofs_backoff.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -560,7 +561,8 @@ static int wait_done(void *arg)
     struct coll_nbc_req *q = arg;
 
     if (q->fast) {
-        if (!req_done(q) && pthread_mutex_trylock(&eng.lock) == 0) {
+        /* the lock only once its entries are there (polling costs no atomic then) */
+        if (!req_done(q) && nbc_shm_ready(q) && pthread_mutex_trylock(&eng.lock) == 0) {
             nbc_shm_advance(q->nt);
             pthread_mutex_unlock(&eng.lock);
         }
@@ -746,6 +748,35 @@ static void req_free(struct coll_nbc_req **req_p)
     *req_p = NULL;
 }
 
+/* The first looks of a wait for a fast request: at its entries only, without the lock,
+ * the waiters' count or progress calls (a peer's entry comes within a few hundred
+ * nanoseconds when both PEs run); once they are there, the lock once to complete it
+ * (with the team's earlier fast requests) and free it.  1 when it did. */
+static int wait_fast(struct coll_nbc_req **req_p)
+{
+    struct coll_nbc_req *q = *req_p;
+    int done = 0;
+
+    for (unsigned i = 0; i < ofs_backoff_spins(); i++) {
+        if (req_done(q) || nbc_shm_ready(q)) {
+            pthread_mutex_lock(&eng.lock);
+            if (!req_done(q))
+                nbc_shm_advance(q->nt);
+            done = req_done(q);
+            if (done) {
+                q->nt->nreq--;
+                eng.nreq--;
+                ofs_htab_free(&eng.reqs, q);
+                *req_p = NULL;
+            }
+            pthread_mutex_unlock(&eng.lock);
+            break; /* not done: an earlier request waits for others (the general wait) */
+        }
+        ofs_cpu_relax();
+    }
+    return done;
+}
+
 int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p)
 {
     struct coll_nbc_req *q = *req_p;
@@ -757,6 +788,8 @@ int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p)
         return 0;
     }
     req_check(r, q);
+    if (q->fast && wait_fast(req_p))
+        return 0;
     if (!req_done(q)) {
         __atomic_add_fetch(&nbc_waiters, 1, __ATOMIC_SEQ_CST);
         if (coll_cfg.fast_signal) /* sleep on the bell once polling did not suffice */

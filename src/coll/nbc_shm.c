@@ -328,6 +328,23 @@ static int fast_try(struct nbc_team *nt, struct coll_nbc_req *q)
     return 1;
 }
 
+int nbc_shm_ready(const struct coll_nbc_req *q)
+{
+    const struct nbc_fast *f = &q->f;
+    struct nbc_team *nt = q->nt;
+    int me = nt->team->my_pe, last = nt->team->size - 1;
+    uint64_t sl = f->seq + f->k - 1;
+
+    if (f->kind == COLL_NBC_BCAST)
+        return me == f->root || arrived(nt, f->root, sl);
+    if (f->kind == COLL_NBC_SCAN)
+        last = f->exclusive ? me - 1 : me;
+    for (int j = 0; j <= last; j++)
+        if (j != me && !arrived(nt, j, sl))
+            return 0;
+    return 1;
+}
+
 int nbc_shm_advance(struct nbc_team *nt)
 {
     struct coll_nbc_req *q;
