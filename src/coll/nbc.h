@@ -98,12 +98,13 @@ struct nbc_team {
     /* the same-node fast path (nbc_shm.c): its requests, in posting order, apart from the
      * schedules' (they share no memory and complete in their own order) */
     struct coll_nbc_req *fhead, *ftail;
-    uint64_t fseq;  /* ring entries taken by the fast requests posted */
-    uint64_t fdone; /* the last entry of the fast requests completed (in order) */
-    uint64_t ffree; /* every member completed this many entries (a lower bound, cached) */
-    char **fring;   /* by member: its ring for this team's slot, mapped here (NULL: none),
+    uint64_t fseq;   /* ring entries taken by the fast requests posted */
+    uint64_t fdone;  /* the last entry of the fast requests completed (in order) */
+    uint64_t ffree;  /* every member completed this many entries (a lower bound, cached) */
+    char **fring;    /* by member: its ring for this team's slot, mapped here (NULL: none),
                       * then (fring[size + j]) its bell */
-    int ftried;     /* fring was looked for */
+    int ftried;      /* fring was looked for */
+    uint32_t fdepth; /* entries of a member's ring: NBC_SHM_DEPTH (the world team's: _WORLD) */
 };
 
 struct nbc_sched {
@@ -221,6 +222,9 @@ extern unsigned nbc_moves OFS_HIDDEN;
  * Fast requests of a team complete in posting order; they touch nothing the schedules
  * use. */
 #define NBC_SHM_DEPTH 16
+/* the world team's ring (its slot alone): a broadcast root of 4 KiB blocks (4 entries
+ * each) runs 16 requests ahead rather than 4, which 4 PEs on 2 cores need (docs/nbc.md) */
+#define NBC_SHM_DEPTH_WORLD 64
 #define NBC_SHM_PIECES 4 /* entries a request may take (its contribution in pieces) */
 ofs_status_t nbc_shm_init(void) OFS_HIDDEN;
 void nbc_shm_fini(void) OFS_HIDDEN;
