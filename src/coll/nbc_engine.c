@@ -39,7 +39,8 @@ static struct {
     int nreq;   /* requests not freed */
     size_t mem; /* schedule memory held */
     /* Requests of the fast path that completed at their post take no slot of reqs: their
-     * handle is an address of a reservation that is never mapped (tok_base + i), alive
+     * handle is an address of a reservation that is never mapped (tok_base + 8 i, aligned
+     * as a request is), alive
      * while bit i of tok_live is set, of the team in slot tok_team[i].  Bits are handed
      * out round-robin over cap + OFS_HTAB_ROUND of them, so that a freed handle stays dead
      * as long as a slot's does (ofs_handle.h).  All under lock. */
@@ -50,6 +51,9 @@ static struct {
 } eng = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
 
 _Static_assert(sizeof(struct coll_nbc_req) <= NBC_REQ_SLOT, "a request fits its handle slot");
+/* bytes between two handles of requests completed at their post (eng.tok_base) */
+#define NBC_TOK_ALIGN 8
+_Static_assert(_Alignof(struct coll_nbc_req) <= NBC_TOK_ALIGN, "a token is aligned as a request");
 
 int nbc_outstanding, nbc_waiters;
 unsigned nbc_moves;
@@ -146,14 +150,14 @@ ofs_status_t coll_nbc_init(void)
     if (st != OFS_OK)
         return st;
     eng.tok_n = ((uint32_t)ofs_g.params.NBC_REQS_MAX + OFS_HTAB_ROUND + 63) & ~63u;
-    eng.tok_base =
-        mmap(NULL, eng.tok_n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    eng.tok_base = mmap(NULL, (size_t)eng.tok_n * NBC_TOK_ALIGN, PROT_NONE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     eng.tok_live = calloc(eng.tok_n / 64, sizeof(uint64_t));
     eng.tok_team = calloc(eng.tok_n, sizeof(uint16_t)); /* touched as tokens are handed out */
     if (eng.tok_base == MAP_FAILED || !eng.tok_live || !eng.tok_team) {
         ofs_log_error("shmem_init: no memory for the handles of the non-blocking collectives");
         if (eng.tok_base != MAP_FAILED)
-            munmap(eng.tok_base, eng.tok_n);
+            munmap(eng.tok_base, (size_t)eng.tok_n * NBC_TOK_ALIGN);
         eng.tok_base = NULL;
         return OFS_ERR_NOMEM;
     }
@@ -206,7 +210,7 @@ void coll_nbc_fini(void)
     eng.pbell = NULL;
     ofs_htab_fini(&eng.reqs);
     if (eng.tok_base)
-        munmap(eng.tok_base, eng.tok_n);
+        munmap(eng.tok_base, (size_t)eng.tok_n * NBC_TOK_ALIGN);
     eng.tok_base = NULL;
     free(eng.tok_live);
     free(eng.tok_team);
@@ -592,13 +596,14 @@ static struct coll_nbc_req *tok_alloc(int slot)
     eng.tok_live[i / 64] |= 1ULL << (i % 64);
     eng.tok_team[i] = (uint16_t)slot;
     eng.tok_next = i + 1 < eng.tok_n ? i + 1 : 0;
-    return (struct coll_nbc_req *)(eng.tok_base + i);
+    return (struct coll_nbc_req *)(eng.tok_base + (size_t)i * NBC_TOK_ALIGN);
 }
 
 /* q lies in the tokens' reservation (alive or not) */
 static int is_tok(const struct coll_nbc_req *q)
 {
-    return (uintptr_t)q - (uintptr_t)eng.tok_base < eng.tok_n;
+    return eng.tok_base &&
+           (uintptr_t)q - (uintptr_t)eng.tok_base < (uintptr_t)eng.tok_n * NBC_TOK_ALIGN;
 }
 
 /* the same-node fast path (nbc_shm.c), under eng.lock (released here): the request is
@@ -722,10 +727,11 @@ static void req_check(const char *r, struct coll_nbc_req *q)
 /* Free a handle of tok_alloc (complete since its post), or report it not outstanding. */
 static void tok_free(const char *r, struct coll_nbc_req **req_p)
 {
-    uint32_t i = (uint32_t)((char *)*req_p - eng.tok_base);
+    size_t off = (size_t)((char *)*req_p - eng.tok_base);
+    uint32_t i = (uint32_t)(off / NBC_TOK_ALIGN);
 
     pthread_mutex_lock(&eng.lock);
-    if (OFS_UNLIKELY(!(eng.tok_live[i / 64] >> (i % 64) & 1))) {
+    if (OFS_UNLIKELY(off % NBC_TOK_ALIGN || !(eng.tok_live[i / 64] >> (i % 64) & 1))) {
         pthread_mutex_unlock(&eng.lock);
         req_check(r, *req_p); /* not outstanding: reported as any other */
     }
