@@ -229,11 +229,12 @@ OFS_ENV(NBC_SHM, COLL, SIZE, "4K", "0..16K",
         "Same-node fast path of the non-blocking collectives: on a team whose members are all "
         "on this node (signals by CPU atomics), a sync, broadcast, fcollect, alltoall(s), "
         "reduction or scan whose contribution per PE (an alltoall's n_pes blocks) is at most "
-        "this many bytes goes through the team's ring of 16 entries per PE in shared memory, "
-        "a sequence word and a quarter of this many bytes each, with no handshake (this many "
-        "bytes when the node's PEs outnumber its CPUs, up to a 32nd of it when each has one); "
-        "each team slot reserves the ring, 16 x (this / 4 + 64) bytes per PE of the symmetric "
-        "heap (0: every request through the schedule engine)")
+        "this many bytes goes through the team's ring of 16 entries per PE in shared memory "
+        "(64 for SHMEM_TEAM_WORLD), a sequence word and a quarter of this many bytes each, "
+        "with no handshake (this many bytes when the node's PEs outnumber its CPUs, up to a "
+        "32nd of it when each has one); each team slot reserves the ring, 16 x (this / 4 + "
+        "64) bytes per PE of the symmetric heap, 4 times that for the world team's (0: every "
+        "request through the schedule engine)")
 
 /* statistics (docs/stats.md) */
 OFS_ENV(STATS, DEBUG, BOOL, "0", "",

@@ -52,6 +52,7 @@ struct ofs_htab {
     uint32_t rel_n;  /* (released OFS_HTAB_BATCH at a time) */
     uint64_t *used;  /* one bit per slot handed out */
     uint64_t *rw;    /* one bit per chunk made writable */
+    int unlocked;    /* the owner serializes alloc and free itself (its own lock): no lock here */
     pthread_mutex_t lock;
 };
 

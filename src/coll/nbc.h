@@ -98,12 +98,13 @@ struct nbc_team {
     /* the same-node fast path (nbc_shm.c): its requests, in posting order, apart from the
      * schedules' (they share no memory and complete in their own order) */
     struct coll_nbc_req *fhead, *ftail;
-    uint64_t fseq;  /* ring entries taken by the fast requests posted */
-    uint64_t fdone; /* the last entry of the fast requests completed (in order) */
-    uint64_t ffree; /* every member completed this many entries (a lower bound, cached) */
-    char **fring;   /* by member: its ring for this team's slot, mapped here (NULL: none),
+    uint64_t fseq;   /* ring entries taken by the fast requests posted */
+    uint64_t fdone;  /* the last entry of the fast requests completed (in order) */
+    uint64_t ffree;  /* every member completed this many entries (a lower bound, cached) */
+    char **fring;    /* by member: its ring for this team's slot, mapped here (NULL: none),
                       * then (fring[size + j]) its bell */
-    int ftried;     /* fring was looked for */
+    int ftried;      /* fring was looked for */
+    uint32_t fdepth; /* entries of a member's ring: NBC_SHM_DEPTH (the world team's: _WORLD) */
 };
 
 struct nbc_sched {
@@ -131,6 +132,8 @@ struct nbc_fast {
     uint8_t kind, op, type, exclusive;
     uint8_t counted; /* in nbc_outstanding (it did not complete at its post) */
     uint8_t k;       /* entries it takes: seq .. seq + k - 1 */
+    uint64_t sig;    /* kind, root, bytes, op and type, next to the sequence word of each
+                      * entry (a member that posted something else is named, not waited for) */
 };
 
 struct coll_nbc_req {
@@ -219,6 +222,9 @@ extern unsigned nbc_moves OFS_HIDDEN;
  * Fast requests of a team complete in posting order; they touch nothing the schedules
  * use. */
 #define NBC_SHM_DEPTH 16
+/* the world team's ring (its slot alone): a broadcast root of 4 KiB blocks (4 entries
+ * each) runs 16 requests ahead rather than 4, which 4 PEs on 2 cores need (docs/nbc.md) */
+#define NBC_SHM_DEPTH_WORLD 64
 #define NBC_SHM_PIECES 4 /* entries a request may take (its contribution in pieces) */
 ofs_status_t nbc_shm_init(void) OFS_HIDDEN;
 size_t nbc_shm_heap_need(void) OFS_HIDDEN; /* coll_nbc_heap_need's part */
@@ -231,6 +237,9 @@ int nbc_shm_fits(struct nbc_team *nt, const struct coll_nbc_args *a) OFS_HIDDEN;
 /* under the engine's lock: publish my part of q (waiting for my entry to be free,
  * completing earlier fast requests meanwhile), then complete what can be */
 void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a) OFS_HIDDEN;
+/* without the lock: the entries that q reads are there (a waiter's look before it takes
+ * the lock to complete it; the team's earlier fast requests may still need others) */
+int nbc_shm_ready(const struct coll_nbc_req *q) OFS_HIDDEN;
 /* under the engine's lock: complete the team's fast requests that can be, in order
  * (each completed one: state DONE, nbc_outstanding down if it was counted); 1 if any */
 int nbc_shm_advance(struct nbc_team *nt) OFS_HIDDEN;

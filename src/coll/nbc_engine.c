@@ -11,9 +11,11 @@
  */
 #define _GNU_SOURCE
 #include "nbc.h"
+#include "ofs_backoff.h"
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #define NBC_LAND_SLOT_MAX 32768 /* eager landing area per team slot (docs/nbc.md) */
 
@@ -36,9 +38,22 @@ static struct {
     uint64_t **pbell;
     int nreq;   /* requests not freed */
     size_t mem; /* schedule memory held */
+    /* Requests of the fast path that completed at their post take no slot of reqs: their
+     * handle is an address of a reservation that is never mapped (tok_base + 8 i, aligned
+     * as a request is), alive
+     * while bit i of tok_live is set, of the team in slot tok_team[i].  Bits are handed
+     * out round-robin over cap + OFS_HTAB_ROUND of them, so that a freed handle stays dead
+     * as long as a slot's does (ofs_handle.h).  All under lock. */
+    char *tok_base;
+    uint64_t *tok_live;
+    uint16_t *tok_team;
+    uint32_t tok_n, tok_next;
 } eng = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
 
 _Static_assert(sizeof(struct coll_nbc_req) <= NBC_REQ_SLOT, "a request fits its handle slot");
+/* bytes between two handles of requests completed at their post (eng.tok_base) */
+#define NBC_TOK_ALIGN 8
+_Static_assert(_Alignof(struct coll_nbc_req) <= NBC_TOK_ALIGN, "a token is aligned as a request");
 
 int nbc_outstanding, nbc_waiters;
 unsigned nbc_moves;
@@ -149,9 +164,22 @@ ofs_status_t coll_nbc_init(void)
     /* no memset of the counters and the bell: fresh heap blocks are zero (as the team
      * pool's, coll_init).  The table's reservation keeps a freed handle dead through
      * OFS_HTAB_ROUND later posts: its cap is the limit itself */
+    eng.reqs.unlocked = 1; /* allocated and freed under eng.lock */
     st = ofs_htab_init(&eng.reqs, NBC_REQ_SLOT, (uint32_t)ofs_g.params.NBC_REQS_MAX);
     if (st != OFS_OK)
         return st;
+    eng.tok_n = ((uint32_t)ofs_g.params.NBC_REQS_MAX + OFS_HTAB_ROUND + 63) & ~63u;
+    eng.tok_base = mmap(NULL, (size_t)eng.tok_n * NBC_TOK_ALIGN, PROT_NONE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    eng.tok_live = calloc(eng.tok_n / 64, sizeof(uint64_t));
+    eng.tok_team = calloc(eng.tok_n, sizeof(uint16_t)); /* touched as tokens are handed out */
+    if (eng.tok_base == MAP_FAILED || !eng.tok_live || !eng.tok_team) {
+        ofs_log_error("shmem_init: no memory for the handles of the non-blocking collectives");
+        if (eng.tok_base != MAP_FAILED)
+            munmap(eng.tok_base, (size_t)eng.tok_n * NBC_TOK_ALIGN);
+        eng.tok_base = NULL;
+        return OFS_ERR_NOMEM;
+    }
     /* the context: at the first post (coll_nbc_post) */
     return nbc_shm_init();
 }
@@ -200,6 +228,14 @@ void coll_nbc_fini(void)
     eng.pbase = eng.pland = NULL;
     eng.pbell = NULL;
     ofs_htab_fini(&eng.reqs);
+    if (eng.tok_base)
+        munmap(eng.tok_base, (size_t)eng.tok_n * NBC_TOK_ALIGN);
+    eng.tok_base = NULL;
+    free(eng.tok_live);
+    free(eng.tok_team);
+    eng.tok_live = NULL;
+    eng.tok_team = NULL;
+    eng.tok_n = eng.tok_next = 0;
     if (eng.ctx)
         comm_ctx_destroy(eng.ctx);
     eng.ctx = NULL;
@@ -548,7 +584,8 @@ static int wait_done(void *arg)
     struct coll_nbc_req *q = arg;
 
     if (q->fast) {
-        if (!req_done(q) && pthread_mutex_trylock(&eng.lock) == 0) {
+        /* the lock only once its entries are there (polling costs no atomic then) */
+        if (!req_done(q) && nbc_shm_ready(q) && pthread_mutex_trylock(&eng.lock) == 0) {
             nbc_shm_advance(q->nt);
             pthread_mutex_unlock(&eng.lock);
         }
@@ -567,30 +604,68 @@ static void team_activate(struct nbc_team *nt)
     }
 }
 
-/* the same-node fast path (nbc_shm.c), under eng.lock (released here) */
+/* a handle for a request that completed at its post, on the team in slot */
+static struct coll_nbc_req *tok_alloc(int slot)
+{
+    uint32_t i = eng.tok_next;
+
+    /* fewer than NBC_REQS_MAX bits are set: a clear one is near */
+    while (eng.tok_live[i / 64] >> (i % 64) & 1)
+        i = i + 1 < eng.tok_n ? i + 1 : 0;
+    eng.tok_live[i / 64] |= 1ULL << (i % 64);
+    eng.tok_team[i] = (uint16_t)slot;
+    eng.tok_next = i + 1 < eng.tok_n ? i + 1 : 0;
+    return (struct coll_nbc_req *)(eng.tok_base + (size_t)i * NBC_TOK_ALIGN);
+}
+
+/* q lies in the tokens' reservation (alive or not) */
+static int is_tok(const struct coll_nbc_req *q)
+{
+    return eng.tok_base &&
+           (uintptr_t)q - (uintptr_t)eng.tok_base < (uintptr_t)eng.tok_n * NBC_TOK_ALIGN;
+}
+
+/* the same-node fast path (nbc_shm.c), under eng.lock (released here): the request is
+ * built in q (the caller's, on its stack) and moved into a slot of the table only if it
+ * did not complete at its post */
 static int fast_post(struct coll_nbc_req *q, struct coll_nbc_req **req_p,
                      const struct coll_nbc_args *a)
 {
     struct nbc_team *nt = q->nt;
-    int done;
+    struct coll_nbc_req *p;
 
     q->fast = 1;
-    eng.nreq++;
-    nt->nreq++;
     q->state = NBC_S_QUEUED;
     q->magic = NBC_REQ_LIVE;
+    eng.nreq++;
+    nt->nreq++;
     nbc_shm_post(q, a);
-    done = req_done(q);
-    if (!done) {
-        q->f.counted = 1;
-        if (__atomic_add_fetch(&nbc_outstanding, 1, __ATOMIC_SEQ_CST) == 1)
-            comm_progress_hook_set(nbc_progress);
-        team_activate(nt);
+    if (req_done(q)) { /* dequeued already: nothing refers to q */
+        *req_p = tok_alloc(nt->team->id);
+        pthread_mutex_unlock(&eng.lock);
+        return 0;
     }
+    p = ofs_htab_alloc(&eng.reqs);
+    if (!p)
+        ofs_fatal(1, "%s: out of host memory", q->routine);
+    memcpy(p, q, sizeof(*q));
+    /* q is the last of the team's fast queue */
+    if (nt->fhead == q) {
+        nt->fhead = p;
+    } else {
+        struct coll_nbc_req *e = nt->fhead;
+        while (e->next != q)
+            e = e->next;
+        e->next = p;
+    }
+    nt->ftail = p;
+    p->f.counted = 1;
+    if (__atomic_add_fetch(&nbc_outstanding, 1, __ATOMIC_SEQ_CST) == 1)
+        comm_progress_hook_set(nbc_progress);
+    team_activate(nt);
     pthread_mutex_unlock(&eng.lock);
-    if (!done)
-        nbc_thread_kick(0);
-    *req_p = q;
+    nbc_thread_kick(0);
+    *req_p = p;
     return 0;
 }
 
@@ -615,13 +690,17 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
                       "shmemx_req_test, or raise SHMEM_NBC_REQS_MAX",
                       eng.nreq);
     nt = team_state(team);
+    if (!nt)
+        ofs_fatal(1, "%s: out of host memory", r);
+    if (nbc_shm_fits(nt, a)) {
+        struct coll_nbc_req fq = { .routine = r, .nt = nt };
+        return fast_post(&fq, req_p, a);
+    }
     q = ofs_htab_alloc(&eng.reqs);
-    if (!nt || !q)
+    if (!q)
         ofs_fatal(1, "%s: out of host memory", r);
     q->routine = r;
     q->nt = nt;
-    if (nbc_shm_fits(nt, a))
-        return fast_post(q, req_p, a);
     sched_arrays(&q->s);
     if (nbc_build(q, a) != OFS_OK)
         ofs_fatal(1, "%s: out of host memory for the schedule", r);
@@ -664,6 +743,24 @@ static void req_check(const char *r, struct coll_nbc_req *q)
                       (void *)q);
 }
 
+/* Free a handle of tok_alloc (complete since its post), or report it not outstanding. */
+static void tok_free(const char *r, struct coll_nbc_req **req_p)
+{
+    size_t off = (size_t)((char *)*req_p - eng.tok_base);
+    uint32_t i = (uint32_t)(off / NBC_TOK_ALIGN);
+
+    pthread_mutex_lock(&eng.lock);
+    if (OFS_UNLIKELY(off % NBC_TOK_ALIGN || !(eng.tok_live[i / 64] >> (i % 64) & 1))) {
+        pthread_mutex_unlock(&eng.lock);
+        req_check(r, *req_p); /* not outstanding: reported as any other */
+    }
+    eng.tok_live[i / 64] &= ~(1ULL << (i % 64));
+    eng.teams[eng.tok_team[i]]->nreq--;
+    eng.nreq--;
+    pthread_mutex_unlock(&eng.lock);
+    *req_p = NULL;
+}
+
 static void req_free(struct coll_nbc_req **req_p)
 {
     struct coll_nbc_req *q = *req_p;
@@ -676,13 +773,48 @@ static void req_free(struct coll_nbc_req **req_p)
     *req_p = NULL;
 }
 
+/* The first looks of a wait for a fast request: at its entries only, without the lock,
+ * the waiters' count or progress calls (a peer's entry comes within a few hundred
+ * nanoseconds when both PEs run); once they are there, the lock once to complete it
+ * (with the team's earlier fast requests) and free it.  1 when it did. */
+static int wait_fast(struct coll_nbc_req **req_p)
+{
+    struct coll_nbc_req *q = *req_p;
+    int done = 0;
+
+    for (unsigned i = 0; i < ofs_backoff_spins(); i++) {
+        if (req_done(q) || nbc_shm_ready(q)) {
+            pthread_mutex_lock(&eng.lock);
+            if (!req_done(q))
+                nbc_shm_advance(q->nt);
+            done = req_done(q);
+            if (done) {
+                q->nt->nreq--;
+                eng.nreq--;
+                ofs_htab_free(&eng.reqs, q);
+                *req_p = NULL;
+            }
+            pthread_mutex_unlock(&eng.lock);
+            break; /* not done: an earlier request waits for others (the general wait) */
+        }
+        ofs_cpu_relax();
+    }
+    return done;
+}
+
 int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p)
 {
     struct coll_nbc_req *q = *req_p;
 
     if (!q)
         return 0;
+    if (is_tok(q)) {
+        tok_free(r, req_p);
+        return 0;
+    }
     req_check(r, q);
+    if (q->fast && wait_fast(req_p))
+        return 0;
     if (!req_done(q)) {
         __atomic_add_fetch(&nbc_waiters, 1, __ATOMIC_SEQ_CST);
         if (coll_cfg.fast_signal) /* sleep on the bell once polling did not suffice */
@@ -700,6 +832,11 @@ int coll_nbc_test(const char *r, struct coll_nbc_req **req_p, int *done_p)
     struct coll_nbc_req *q = *req_p;
 
     if (!q) {
+        *done_p = 1;
+        return 0;
+    }
+    if (is_tok(q)) {
+        tok_free(r, req_p);
         *done_p = 1;
         return 0;
     }

@@ -25,26 +25,32 @@
  */
 #include "nbc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* a post waiting for its ring sleeps until the members' completion words pass a multiple
  * of this (at most NBC_SHM_DEPTH / 2 - NBC_SHM_PIECES + 1, so it is at least the entries
  * the post needs and at most requests they have already been posted) */
 #define NBC_SHM_WAKE 4
 
-#define NBC_SHM_HDR 64  /* the completion word's line, before the entries */
-#define NBC_SHM_DATA 16 /* an entry's sequence word, padded to the widest element alignment */
+#define NBC_SHM_HDR 64 /* the completion word's line, before the entries */
+/* an entry's sequence and signature words, padded to the widest element alignment */
+#define NBC_SHM_DATA 16
+/* SHMEM_TEAM_WORLD's slot, its ring deeper than the others' (first in the area) */
+#define NBC_SHM_WORLD (shmem_internal_team_world.id)
 
 static struct {
-    char *base; /* symmetric: nslots x slot_len */
+    char *base; /* symmetric: the world team's slot (world_len), then nslots - 1 x slot_len */
     size_t slot_len;
-    size_t stride; /* bytes per entry: the sequence word, then the data */
-    size_t cap;    /* data bytes per entry (SHMEM_NBC_SHM / NBC_SHM_PIECES) */
-    size_t limit;  /* largest contribution that takes the fast path */
+    size_t world_len; /* the world team's slot: NBC_SHM_DEPTH_WORLD entries */
+    size_t stride;    /* bytes per entry: the sequence word, then the data */
+    size_t cap;       /* data bytes per entry (SHMEM_NBC_SHM / NBC_SHM_PIECES) */
+    size_t limit;     /* largest contribution that takes the fast path */
     int nslots;
 } shm;
 
-/* cap, nslots, stride, slot_len of shm; 0 if the fast path is off (whatever the
+/* cap, nslots, stride, slot_len, world_len of shm; 0 if the fast path is off (whatever the
  * transports), else the rings' bytes when signals go by CPU atomics */
 static size_t nbc_shm_shape(void)
 {
@@ -56,7 +62,8 @@ static size_t nbc_shm_shape(void)
     shm.nslots = (int)ofs_g.params.TEAMS_MAX;
     shm.stride = (NBC_SHM_DATA + shm.cap + 63) & ~(size_t)63;
     shm.slot_len = NBC_SHM_HDR + NBC_SHM_DEPTH * shm.stride;
-    return shm.slot_len * (size_t)shm.nslots;
+    shm.world_len = NBC_SHM_HDR + NBC_SHM_DEPTH_WORLD * shm.stride;
+    return shm.world_len + shm.slot_len * (size_t)(shm.nslots - 1);
 }
 
 size_t nbc_shm_heap_need(void)
@@ -79,7 +86,7 @@ ofs_status_t nbc_shm_init(void)
      * blocking inline collectives.  The same on every member: they are all on this node. */
     shm.limit = ofs_g.oversubscribed ? shm.cap * NBC_SHM_PIECES
                                      : (size_t)ofs_g.params.NBC_SHM / 32 & ~(size_t)7;
-    len = shm.slot_len * (size_t)shm.nslots;
+    len = nbc_shm_shape();
     shm.base = heap_alloc(len, 64); /* fresh heap blocks are zero */
     if (!shm.base) {
         ofs_log_error("shmem_init: no room for the rings of the non-blocking collectives' "
@@ -98,9 +105,13 @@ void nbc_shm_fini(void)
     shm.base = NULL;
 }
 
+/* the world team's slot first (its deeper ring), then the others' */
 static char *slot_of(int slot)
 {
-    return shm.base + (size_t)slot * shm.slot_len;
+    if (slot == NBC_SHM_WORLD)
+        return shm.base;
+    return shm.base + shm.world_len +
+           (size_t)(slot < NBC_SHM_WORLD ? slot : slot - 1) * shm.slot_len;
 }
 
 int nbc_shm_team(struct nbc_team *nt)
@@ -124,6 +135,7 @@ int nbc_shm_team(struct nbc_team *nt)
         }
     }
     nt->fring = r;
+    nt->fdepth = t->id == NBC_SHM_WORLD ? NBC_SHM_DEPTH_WORLD : NBC_SHM_DEPTH;
     return 1;
 }
 
@@ -163,40 +175,99 @@ static uint64_t *done_word(char *ring)
     return (uint64_t *)ring;
 }
 
-static uint64_t *entry(char *ring, uint64_t s)
+static uint64_t *entry(char *ring, uint64_t s, uint32_t depth)
 {
-    return (uint64_t *)(ring + NBC_SHM_HDR + (size_t)(s % NBC_SHM_DEPTH) * shm.stride);
+    return (uint64_t *)(ring + NBC_SHM_HDR + (size_t)(s % depth) * shm.stride);
 }
 
 /* the data of entry s: after its sequence word, aligned for every element type (long
  * double and the complex types take 16 bytes) */
-static char *entry_data(char *ring, uint64_t s)
+static char *entry_data(char *ring, uint64_t s, uint32_t depth)
 {
-    return (char *)entry(ring, s) + NBC_SHM_DATA;
+    return (char *)entry(ring, s, depth) + NBC_SHM_DATA;
+}
+
+/* the signature word of entry s, after its sequence word */
+static uint64_t *entry_sig(char *ring, uint64_t s, uint32_t depth)
+{
+    return entry(ring, s, depth) + 1;
+}
+
+/* what a request is, the same on every member that posted the same call: the kind (+1:
+ * never 0), the operation, the type, exclusive, the root (broadcast) and the block's bytes */
+static uint64_t sig_of(const struct coll_nbc_args *a)
+{
+    uint64_t len = (uint64_t)(a->nelems * a->es) & ((1ULL << 23) - 1);
+    int red = a->kind == COLL_NBC_REDUCE || a->kind == COLL_NBC_SCAN;
+
+    return (uint64_t)(a->kind + 1) | (uint64_t)(red ? a->op & 0xff : 0) << 4 |
+           (uint64_t)(red ? a->type & 0xff : 0) << 12 | (uint64_t)(a->exclusive & 1) << 20 |
+           (uint64_t)(a->kind == COLL_NBC_BCAST ? a->root & 0xfffff : 0) << 21 | len << 41;
+}
+
+static const char *sig_name(uint64_t sig)
+{
+    static const char *const names[] = { "?",         "team_sync", "broadcast",
+                                         "collect",   "fcollect",  "alltoall",
+                                         "alltoalls", "reduction", "scan" };
+    unsigned k = (unsigned)(sig & 15);
+
+    return k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
+}
+
+static void sig_describe(char *buf, size_t len, uint64_t sig)
+{
+    int n = snprintf(buf, len, "%s of %llu bytes per block", sig_name(sig),
+                     (unsigned long long)(sig >> 41));
+
+    if ((sig & 15) == COLL_NBC_BCAST + 1 && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " from root %d", (int)(sig >> 21 & 0xfffff));
+}
+
+/* member j's entry of q (there) says it posted the same collective, else the job ends
+ * naming both: a member that posted another collective at this point of the team's order
+ * would otherwise leave the others waiting for ever */
+static void sig_check(struct nbc_team *nt, const struct coll_nbc_req *q, int j)
+{
+    uint64_t theirs =
+        __atomic_load_n(entry_sig(nt->fring[j], q->f.seq, nt->fdepth), __ATOMIC_RELAXED);
+    char a[96], b[96];
+
+    if (OFS_LIKELY(theirs == q->f.sig))
+        return;
+    sig_describe(a, sizeof(a), theirs);
+    sig_describe(b, sizeof(b), q->f.sig);
+    ofs_bad_input(q->routine,
+                  "PE %d of the team posted a different non-blocking collective as its "
+                  "request %llu on this team (%s) than this PE (%s%s): every PE must post a "
+                  "team's requests in the same order with the same arguments",
+                  coll_team_world_pe(nt->team, j), (unsigned long long)q->f.seq, a, b,
+                  strcmp(a, b) ? "" : ", with another operator or type");
 }
 
 /* member j's entry of request s is there */
 static int arrived(struct nbc_team *nt, int j, uint64_t s)
 {
-    return __atomic_load_n(entry(nt->fring[j], s), __ATOMIC_ACQUIRE) >= s;
+    return __atomic_load_n(entry(nt->fring[j], s, nt->fdepth), __ATOMIC_ACQUIRE) >= s;
 }
 
 /* bytes [off, off + len) of the contribution of the request whose first entry is s, in
  * ring: it spans entries s, s + 1, ... of shm.cap bytes each */
-static void ring_read(char *dst, char *ring, uint64_t s, size_t off, size_t len)
+static void ring_read(char *dst, char *ring, uint64_t s, size_t off, size_t len, uint32_t depth)
 {
     while (len) {
         size_t o = off % shm.cap, c = shm.cap - o < len ? shm.cap - o : len;
-        memcpy(dst, entry_data(ring, s + off / shm.cap) + o, c);
+        memcpy(dst, entry_data(ring, s + off / shm.cap, depth) + o, c);
         dst += c, off += c, len -= c;
     }
 }
 
-static void ring_write(char *ring, uint64_t s, size_t off, const char *src, size_t len)
+static void ring_write(char *ring, uint64_t s, size_t off, const char *src, size_t len,
+                       uint32_t depth)
 {
     while (len) {
         size_t o = off % shm.cap, c = shm.cap - o < len ? shm.cap - o : len;
-        memcpy(entry_data(ring, s + off / shm.cap) + o, src, c);
+        memcpy(entry_data(ring, s + off / shm.cap, depth) + o, src, c);
         src += c, off += c, len -= c;
     }
 }
@@ -205,21 +276,21 @@ static void ring_write(char *ring, uint64_t s, size_t off, const char *src, size
  * shm.cap: no element straddles two entries): from source (stride sst, block j at
  * j x nel x sst) into the ring at off, or from the ring at off into dest (stride dst) */
 static void pack(char *ring, uint64_t s, size_t off, const char *src, ptrdiff_t sst, size_t nel,
-                 size_t es, int j)
+                 size_t es, int j, uint32_t depth)
 {
     const char *b = src + (size_t)j * nel * (size_t)sst * es;
 
     for (size_t i = 0; i < nel; i++)
-        ring_write(ring, s, off + i * es, b + i * (size_t)sst * es, es);
+        ring_write(ring, s, off + i * es, b + i * (size_t)sst * es, es, depth);
 }
 
 static void unpack(char *dest, ptrdiff_t dst, char *ring, uint64_t s, size_t off, size_t nel,
-                   size_t es, int j)
+                   size_t es, int j, uint32_t depth)
 {
     char *b = dest + (size_t)j * nel * (size_t)dst * es;
 
     for (size_t i = 0; i < nel; i++)
-        ring_read(b + i * (size_t)dst * es, ring, s, off + i * es, es);
+        ring_read(b + i * (size_t)dst * es, ring, s, off + i * es, es, depth);
 }
 
 /* complete q if every entry it reads is there; 1 when it did */
@@ -237,7 +308,8 @@ static int fast_try(struct nbc_team *nt, struct coll_nbc_req *q)
             return 1;
         if (!arrived(nt, f->root, sl))
             return 0;
-        ring_read(f->dest, ring[f->root], s, 0, len);
+        sig_check(nt, q, f->root);
+        ring_read(f->dest, ring[f->root], s, 0, len, nt->fdepth);
         return 1;
     case COLL_NBC_SCAN: last = f->exclusive ? me - 1 : me; break;
     default: break;
@@ -245,23 +317,27 @@ static int fast_try(struct nbc_team *nt, struct coll_nbc_req *q)
     for (int j = 0; j <= last; j++)
         if (j != me && !arrived(nt, j, sl))
             return 0;
+    for (int j = 0; j <= last; j++)
+        if (j != me)
+            sig_check(nt, q, j);
     if (!len)
         return 1;
     switch (f->kind) {
     case COLL_NBC_FCOLLECT:
         for (int j = 0; j < n; j++)
             if (j != me)
-                ring_read(f->dest + (size_t)j * len, ring[j], s, 0, len);
+                ring_read(f->dest + (size_t)j * len, ring[j], s, 0, len, nt->fdepth);
         break;
     case COLL_NBC_ALLTOALL:
         for (int j = 0; j < n; j++)
             if (j != me)
-                ring_read(f->dest + (size_t)j * len, ring[j], s, (size_t)me * len, len);
+                ring_read(f->dest + (size_t)j * len, ring[j], s, (size_t)me * len, len, nt->fdepth);
         break;
     case COLL_NBC_ALLTOALLS:
         for (int j = 0; j < n; j++)
             if (j != me)
-                unpack(f->dest, f->dst, ring[j], s, (size_t)me * len, f->nelems, f->es, j);
+                unpack(f->dest, f->dst, ring[j], s, (size_t)me * len, f->nelems, f->es, j,
+                       nt->fdepth);
         break;
     case COLL_NBC_REDUCE:
     case COLL_NBC_SCAN:
@@ -270,14 +346,31 @@ static int fast_try(struct nbc_team *nt, struct coll_nbc_req *q)
         for (size_t off = 0; off < len && last >= 0; off += shm.cap) {
             uint64_t e = s + off / shm.cap;
             size_t c = len - off < shm.cap ? len - off : shm.cap;
-            memcpy(f->dest + off, entry_data(ring[0], e), c);
+            memcpy(f->dest + off, entry_data(ring[0], e, nt->fdepth), c);
             for (int j = 1; j <= last; j++)
                 coll_op_apply((enum coll_op)f->op, (enum coll_type)f->type, f->dest + off,
-                              entry_data(ring[j], e), c / f->es);
+                              entry_data(ring[j], e, nt->fdepth), c / f->es);
         }
         break;
     default: break;
     }
+    return 1;
+}
+
+int nbc_shm_ready(const struct coll_nbc_req *q)
+{
+    const struct nbc_fast *f = &q->f;
+    struct nbc_team *nt = q->nt;
+    int me = nt->team->my_pe, last = nt->team->size - 1;
+    uint64_t sl = f->seq + f->k - 1;
+
+    if (f->kind == COLL_NBC_BCAST)
+        return me == f->root || arrived(nt, f->root, sl);
+    if (f->kind == COLL_NBC_SCAN)
+        last = f->exclusive ? me - 1 : me;
+    for (int j = 0; j <= last; j++)
+        if (j != me && !arrived(nt, j, sl))
+            return 0;
     return 1;
 }
 
@@ -302,8 +395,13 @@ int nbc_shm_advance(struct nbc_team *nt)
          * are rung when the word passes one, not at every completion (a wake-up per
          * request would cost more than the request) */
         int n = nt->team->size, me = nt->team->my_pe;
-        __atomic_store_n(done_word(nt->fring[me]), nt->fdone, __ATOMIC_SEQ_CST);
-        for (int j = 0; j < n && was / NBC_SHM_WAKE != nt->fdone / NBC_SHM_WAKE; j++)
+        __atomic_store_n(done_word(nt->fring[me]), nt->fdone, __ATOMIC_RELEASE);
+        if (was / NBC_SHM_WAKE == nt->fdone / NBC_SHM_WAKE)
+            return moved;
+        /* only a waiter for a multiple of NBC_SHM_WAKE sleeps: the word, then the bells,
+         * ordered by a full fence here alone (the waiter's side: nbc_bell_nap) */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        for (int j = 0; j < n; j++)
             if (j != me)
                 nbc_bell_ring((uint64_t *)nt->fring[n + j]);
     }
@@ -347,7 +445,7 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     int n = t->size, me = t->my_pe, publish = 1;
     size_t len = a->nelems * a->es, c = contribution(a, n);
     uint64_t k = c > shm.cap ? (c + shm.cap - 1) / shm.cap : 1; /* entries it takes */
-    uint64_t s = nt->fseq + 1, sl = s + k - 1;
+    uint64_t s = nt->fseq + 1, sl = s + k - 1, d = nt->fdepth;
     char *dest = a->dest, *ring = nt->fring[me];
     const char *src = a->src;
 
@@ -364,52 +462,59 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     q->f.type = (uint8_t)a->type;
     q->f.exclusive = (uint8_t)a->exclusive;
     q->f.counted = 0;
-    if (sl > NBC_SHM_DEPTH && nt->ffree < sl - NBC_SHM_DEPTH) {
+    q->f.sig = sig_of(a);
+    if (sl > d && nt->ffree < sl - d) {
         /* the ring is full: wait until about half of it is free (a multiple of
          * NBC_SHM_WAKE: the members that pass it ring my bell, nbc_shm_advance), so that a
          * root running ahead sleeps once per few requests, not once per request */
-        struct ring_need r = { nt, (sl - NBC_SHM_DEPTH / 2) / NBC_SHM_WAKE * NBC_SHM_WAKE };
+        struct ring_need r = { nt, (sl - d / 2) / NBC_SHM_WAKE * NBC_SHM_WAKE };
         COMM_WAIT_UNTIL_NAP(ring_free(nt, r.need), nbc_bell_nap(ring_free_cb, &r));
     }
     switch (a->kind) {
     case COLL_NBC_BCAST:
         publish = me == a->root;
         if (publish && len) {
-            ring_write(ring, s, 0, src, len);
+            ring_write(ring, s, 0, src, len, d);
             if (dest != src)
                 memmove(dest, src, len);
         }
         break;
     case COLL_NBC_FCOLLECT:
         if (len) {
-            ring_write(ring, s, 0, src, len);
+            ring_write(ring, s, 0, src, len, d);
             memmove(dest + (size_t)me * len, src, len);
         }
         break;
     case COLL_NBC_ALLTOALL:
         if (len) {
-            ring_write(ring, s, 0, src, (size_t)n * len);
+            ring_write(ring, s, 0, src, (size_t)n * len, d);
             memmove(dest + (size_t)me * len, src + (size_t)me * len, len);
         }
         break;
     case COLL_NBC_ALLTOALLS:
         for (int j = 0; j < n && len; j++)
-            pack(ring, s, (size_t)j * len, src, a->sst, a->nelems, a->es, j);
+            pack(ring, s, (size_t)j * len, src, a->sst, a->nelems, a->es, j, d);
         if (len)
-            unpack(dest, a->dst, ring, s, (size_t)me * len, a->nelems, a->es, me);
+            unpack(dest, a->dst, ring, s, (size_t)me * len, a->nelems, a->es, me, d);
         break;
     case COLL_NBC_REDUCE:
-    case COLL_NBC_SCAN: ring_write(ring, s, 0, src, len); break;
+    case COLL_NBC_SCAN: ring_write(ring, s, 0, src, len, d); break;
     default: break;
     }
+    __atomic_store_n(entry_sig(ring, s, d), q->f.sig, __ATOMIC_RELAXED);
     if (publish) {
         /* the data, then the number, then the bells: a sleeper sets its bell's bit before
          * its last look at the entries (nbc_bell_nap), so one of the two sees the other */
         for (uint64_t e = s; e <= sl; e++) /* a reader looks at the last one */
-            __atomic_store_n(entry(ring, e), e, __ATOMIC_SEQ_CST);
+            __atomic_store_n(entry(ring, e, d), e, __ATOMIC_SEQ_CST);
         for (int j = 0; j < n; j++)
             if (j != me)
                 nbc_bell_ring((uint64_t *)nt->fring[n + j]);
+    } else {
+        /* a broadcast's member: nobody reads its entries but a member that posted another
+         * collective here (named by its sig_check); no bell: that one's nap is bounded */
+        for (uint64_t e = s; e <= sl; e++)
+            __atomic_store_n(entry(ring, e, d), e, __ATOMIC_RELEASE);
     }
     if (nt->ftail)
         nt->ftail->next = q;
@@ -435,5 +540,5 @@ void nbc_shm_team_drain(struct nbc_team *nt)
 void nbc_shm_slot_reset(int slot)
 {
     if (shm.base)
-        memset(slot_of(slot), 0, shm.slot_len);
+        memset(slot_of(slot), 0, slot == NBC_SHM_WORLD ? shm.world_len : shm.slot_len);
 }

@@ -127,7 +127,8 @@ void *ofs_htab_alloc(struct ofs_htab *h)
 {
     void *p = NULL;
 
-    pthread_mutex_lock(&h->lock);
+    if (!h->unlocked)
+        pthread_mutex_lock(&h->lock);
     if (h->nused < h->cap) {
         /* cap < nslots: there is a free slot; the first at or after next, round-robin */
         uint32_t i = h->next;
@@ -146,7 +147,8 @@ void *ofs_htab_alloc(struct ofs_htab *h)
         if (!chunk_writable(h, chunk_of(h, i))) {
             int e = errno;
 
-            pthread_mutex_unlock(&h->lock);
+            if (!h->unlocked)
+                pthread_mutex_unlock(&h->lock);
             ofs_log_error("no memory for a handle of %zu bytes: mprotect: %s", h->slot,
                           strerror(e));
             return NULL;
@@ -163,7 +165,8 @@ void *ofs_htab_alloc(struct ofs_htab *h)
         h->last = i;
         p = h->base + (size_t)i * h->slot;
     }
-    pthread_mutex_unlock(&h->lock);
+    if (!h->unlocked)
+        pthread_mutex_unlock(&h->lock);
     /* our bit is set: nobody releases this chunk under us */
     if (p)
         memset(p, 0, h->slot);
@@ -176,13 +179,15 @@ void ofs_htab_free(struct ofs_htab *h, void *p)
 
     /* "freed" rather than 0, for a debugger (until the chunk is released) */
     *(uint32_t *)p = 0xdeadd00d;
-    pthread_mutex_lock(&h->lock);
+    if (!h->unlocked)
+        pthread_mutex_lock(&h->lock);
     h->used[i / 64] &= ~(1ULL << (i % 64));
     h->nused--;
     /* the chunk the search is on is released when the search leaves it */
     if (c != chunk_of(h, h->last) && chunk_empty(h, c))
         chunk_release(h, c, 1);
-    pthread_mutex_unlock(&h->lock);
+    if (!h->unlocked)
+        pthread_mutex_unlock(&h->lock);
 }
 
 void *ofs_htab_at(const struct ofs_htab *h, uint32_t i)

@@ -311,6 +311,18 @@ int main(int argc, char **argv)
         copy = r;
         CHECK(shmemx_req_wait(&r) == 0);
         shmemx_req_test(&copy, &done);
+    } else if (!strcmp(mode, "bad_order")) {
+        /* the same two requests posted in opposite orders on PEs 0 and 1 (the same-node
+         * path names it; elsewhere it would hang) */
+        if (me == 0) {
+            CHECK(shmemx_long_broadcast_nb(SHMEM_TEAM_WORLD, d, s, 4, 0, &r) == 0);
+            CHECK(shmemx_long_sum_reduce_nb(SHMEM_TEAM_WORLD, d + 8, s, 4, &copy) == 0);
+        } else {
+            CHECK(shmemx_long_sum_reduce_nb(SHMEM_TEAM_WORLD, d + 8, s, 4, &copy) == 0);
+            CHECK(shmemx_long_broadcast_nb(SHMEM_TEAM_WORLD, d, s, 4, 0, &r) == 0);
+        }
+        shmemx_req_wait(&r);
+        shmemx_req_wait(&copy);
     } else if (!strcmp(mode, "open_at_finalize")) {
         /* requests never waited for: shmem_finalize names them, completes them (the
          * broadcast still runs on PE 0: PE 1 posts late) and the job ends normally */
