@@ -74,7 +74,12 @@ OFS_WEAK_ALIAS(shmem_malloc_with_hints)
 OFS_API void *pshmem_calloc(size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size) {
+        /* no such block can exist: NULL, as for any size the heap cannot hold, said once
+         * (still collective: the other PEs passed the same arguments) */
         ofs_check_init("shmem_calloc");
+        ofs_log_warn("shmem_calloc: count = %zu times size = %zu overflows size_t; it returns "
+                     "NULL",
+                     count, size);
         coll_barrier_all();
         coll_barrier_all();
         return NULL;
@@ -85,13 +90,12 @@ OFS_WEAK_ALIAS(shmem_calloc)
 
 OFS_API void *pshmem_align(size_t alignment, size_t size)
 {
+    /* The specification leaves any other alignment undefined: named, never a silent NULL.
+     * A power of two below sizeof(void *) (also undefined there) is honoured: every
+     * block is aligned to at least that. */
     if (alignment == 0 || (alignment & (alignment - 1))) {
         ofs_check_init("shmem_align");
-        if (OFS_DEBUG_ON)
-            ofs_log_error("shmem_align: alignment = %zu is not a power of two", alignment);
-        coll_barrier_all();
-        coll_barrier_all();
-        return NULL;
+        ofs_bad_input("shmem_align", "alignment = %zu is not a power of two", alignment);
     }
     return mem_alloc("shmem_align", size, alignment, 0);
 }
