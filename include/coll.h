@@ -121,6 +121,11 @@ void coll_team_destroy(struct coll_team *team) OFS_HIDDEN;
  * shmem_ctx_destroy gives it back through comm_ctx_release) */
 ofs_status_t coll_team_ctx_create(struct coll_team *team, long options, struct comm_ctx **ctx_p)
     OFS_HIDDEN;
+/* arguments that every PE must pass alike, checked around a barrier over all PEs (no
+ * collective of its own): coll_agree_pub(v) before it; after it, coll_agree_left() is the
+ * v of the PE on the left (world PE me - 1, modulo n_pes) */
+void coll_agree_pub(uint64_t v) OFS_HIDDEN;
+uint64_t coll_agree_left(void) OFS_HIDDEN;
 /* translate member index src_pe of src to index in dest (-1 if not a member) */
 int coll_team_translate(const struct coll_team *src, int src_pe, const struct coll_team *dest)
     OFS_HIDDEN;

@@ -84,6 +84,13 @@ OFS_CHECK_INLINE void ofs_check_nonnull(const char *routine, const char *arg, co
         ofs_bad_input(routine, "%s is NULL with a length of %zu bytes", arg, len);
 }
 
+/* an out-parameter (where a routine stores a handle) must not be NULL */
+OFS_CHECK_INLINE void ofs_check_out(const char *routine, const char *arg, const void *p)
+{
+    if (OFS_UNLIKELY(p == NULL))
+        ofs_bad_input(routine, "%s is NULL: it must point to where the result is stored", arg);
+}
+
 #else
 OFS_CHECK_INLINE void ofs_check_init(const char *routine)
 {
@@ -107,6 +114,12 @@ OFS_CHECK_INLINE void ofs_check_nonnull(const char *r, const char *a, const void
     (void)a;
     (void)p;
     (void)l;
+}
+OFS_CHECK_INLINE void ofs_check_out(const char *r, const char *a, const void *p)
+{
+    (void)r;
+    (void)a;
+    (void)p;
 }
 OFS_CHECK_INLINE size_t ofs_check_mul(const char *r, const char *arg, size_t v, size_t a, size_t b)
 {

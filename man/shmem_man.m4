@@ -518,6 +518,13 @@ block or aim atomics at it on every PE as soon as the routine returns.
 shmem_free or shmem_realloc of a pointer that is not a live block from these routines (a
 global or static variable, private memory, a block already freed, a pointer inside a
 block) prints one line saying which, and ends the job, with or without error checking.
+Every PE must pass the same arguments (the specification leaves anything else undefined):
+each PE compares its own with those of the PE on its left around the entry barrier it
+takes anyway, and one whose differ ends the job with one line naming the routine and its
+arguments, e.g. shmem_malloc: size = 128: the PE on the left passed other values.
+shmem_align with an alignment that is not a power of two (0 included; undefined in the
+specification) ends the job with one line; a power of two below sizeof(void *) is
+honoured.  shmem_calloc whose count times size overflows returns NULL with a warning.
 .PP',
 `long *buf = shmem_malloc(1024 * sizeof(long));
 /* ... */

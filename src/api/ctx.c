@@ -8,7 +8,7 @@ static int ctx_new(const char *routine, shmem_team_t team, int collective, long 
 {
     struct comm_ctx *c;
 
-    ofs_check_nonnull(routine, "ctx", ctx, 1);
+    ofs_check_out(routine, "ctx", ctx);
     *ctx = SHMEM_CTX_INVALID;
     if (options & ~(SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE))
         ofs_bad_input(routine, "options = %#lx has bits that are not SHMEM_CTX_* options", options);

@@ -9,6 +9,7 @@
 #include "pshmem.h"
 #include "ofs_stats.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* shmem_free and shmem_realloc of something that is not a live block: say what it is. */
@@ -40,13 +41,42 @@ static void mem_report_full(const char *routine, const char *what, size_t size)
                  OFS_DEBUG_ON ? "" : "; SHMEM_DEBUG=1 reports every failure");
 }
 
+/* The arguments that every PE must pass alike, folded into one word */
+static uint64_t mem_sig(int kind, uint64_t a, uint64_t b)
+{
+    uint64_t h = (uint64_t)kind * 0x9e3779b97f4a7c15u;
+
+    h = (h ^ a) * 0xbf58476d1ce4e5b9u;
+    h = (h ^ b) * 0x94d049bb133111ebu;
+    return h ^ h >> 31;
+}
+
+/* The entry of every routine here: complete this PE's operations and synchronise (no
+ * PE may still be using memory that a previous shmem_free released), and check that
+ * every PE passed the same arguments (the specification leaves a mismatch undefined:
+ * the heaps would part ways and later puts land in other blocks); the caller names its
+ * arguments when they differ from those of the PE on its left. */
+static int mem_agree(uint64_t sig)
+{
+    coll_agree_pub(sig);
+    coll_barrier_all();
+    return coll_agree_left() == sig;
+}
+#define MEM_DIFFER ": the PE on the left passed other values (every PE must pass the same)"
+
+enum { MEM_MALLOC, MEM_CALLOC, MEM_ALIGN, MEM_FREE, MEM_REALLOC };
+
 static void *mem_alloc(const char *routine, size_t size, size_t align, int zero)
 {
     void *p;
 
     ofs_check_init(routine);
     OFS_STATS_SCOPE(OFS_STATS_C_NONE, 0, 0);
-    coll_barrier_all(); /* no PE may still be using memory a previous free released */
+    if (!mem_agree(mem_sig(align ? MEM_ALIGN : zero ? MEM_CALLOC : MEM_MALLOC, size, align))) {
+        if (align)
+            ofs_bad_input(routine, "alignment = %zu, size = %zu" MEM_DIFFER, align, size);
+        ofs_bad_input(routine, "size = %zu" MEM_DIFFER, size);
+    }
     if (size == 0)
         return NULL;
     p = heap_alloc_user(size, align);
@@ -74,8 +104,14 @@ OFS_WEAK_ALIAS(shmem_malloc_with_hints)
 OFS_API void *pshmem_calloc(size_t count, size_t size)
 {
     if (size && count > SIZE_MAX / size) {
+        /* no such block can exist: NULL, as for any size the heap cannot hold, said once
+         * (still collective: the other PEs passed the same arguments) */
         ofs_check_init("shmem_calloc");
-        coll_barrier_all();
+        ofs_log_warn("shmem_calloc: count = %zu times size = %zu overflows size_t; it returns "
+                     "NULL",
+                     count, size);
+        if (!mem_agree(mem_sig(MEM_CALLOC, count, size)))
+            ofs_bad_input("shmem_calloc", "count = %zu, size = %zu" MEM_DIFFER, count, size);
         coll_barrier_all();
         return NULL;
     }
@@ -85,13 +121,12 @@ OFS_WEAK_ALIAS(shmem_calloc)
 
 OFS_API void *pshmem_align(size_t alignment, size_t size)
 {
+    /* The specification leaves any other alignment undefined: named, never a silent NULL.
+     * A power of two below sizeof(void *) (also undefined there) is honoured: every
+     * block is aligned to at least that. */
     if (alignment == 0 || (alignment & (alignment - 1))) {
         ofs_check_init("shmem_align");
-        if (OFS_DEBUG_ON)
-            ofs_log_error("shmem_align: alignment = %zu is not a power of two", alignment);
-        coll_barrier_all();
-        coll_barrier_all();
-        return NULL;
+        ofs_bad_input("shmem_align", "alignment = %zu is not a power of two", alignment);
     }
     return mem_alloc("shmem_align", size, alignment, 0);
 }
@@ -99,9 +134,19 @@ OFS_WEAK_ALIAS(shmem_align)
 
 OFS_API void pshmem_free(void *ptr)
 {
+    size_t off = SIZE_MAX;
+
     ofs_check_init("shmem_free");
     OFS_STATS_SCOPE(OFS_STATS_C_NONE, 0, 0);
-    coll_barrier_all();
+    if (ptr && !heap_live(ptr))
+        mem_bad_ptr("shmem_free", ptr);
+    if (ptr)
+        (void)heap_seg_of(ptr, 1, &off);
+    if (!mem_agree(mem_sig(MEM_FREE, off, 0))) {
+        if (!ptr)
+            ofs_bad_input("shmem_free", "ptr = NULL" MEM_DIFFER);
+        ofs_bad_input("shmem_free", "ptr = %p (offset %zu in the heap)" MEM_DIFFER, ptr, off);
+    }
     if (ptr && heap_free(ptr) != OFS_OK)
         mem_bad_ptr("shmem_free", ptr);
 }
@@ -111,11 +156,17 @@ OFS_API void *pshmem_realloc(void *ptr, size_t size)
 {
     void *p;
 
+    size_t off = SIZE_MAX;
+
     ofs_check_init("shmem_realloc");
     OFS_STATS_SCOPE(OFS_STATS_C_NONE, 0, 0);
-    coll_barrier_all();
     if (ptr && !heap_live(ptr))
         mem_bad_ptr("shmem_realloc", ptr);
+    if (ptr)
+        (void)heap_seg_of(ptr, 1, &off);
+    if (!mem_agree(mem_sig(MEM_REALLOC, off, size)))
+        ofs_bad_input("shmem_realloc", "ptr = %p (offset %zu in the heap), size = %zu" MEM_DIFFER,
+                      ptr, off, size);
     if (size == 0) {
         if (ptr)
             heap_free(ptr);

@@ -68,7 +68,7 @@ OFS_API int pshmem_team_split_strided(shmem_team_t parent_team, int start, int s
                                       shmem_team_t *new_team)
 {
     ofs_check_init("shmem_team_split_strided");
-    ofs_check_nonnull("shmem_team_split_strided", "new_team", new_team, 1);
+    ofs_check_out("shmem_team_split_strided", "new_team", new_team);
     *new_team = SHMEM_TEAM_INVALID;
     if (parent_team == SHMEM_TEAM_INVALID)
         return -1;
@@ -87,8 +87,8 @@ OFS_API int pshmem_team_split_2d(shmem_team_t parent_team, int xrange,
                                  long yaxis_mask, shmem_team_t *yaxis_team)
 {
     ofs_check_init("shmem_team_split_2d");
-    ofs_check_nonnull("shmem_team_split_2d", "xaxis_team", xaxis_team, 1);
-    ofs_check_nonnull("shmem_team_split_2d", "yaxis_team", yaxis_team, 1);
+    ofs_check_out("shmem_team_split_2d", "xaxis_team", xaxis_team);
+    ofs_check_out("shmem_team_split_2d", "yaxis_team", yaxis_team);
     *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
     if (parent_team == SHMEM_TEAM_INVALID)
         return -1;

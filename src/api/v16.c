@@ -46,14 +46,15 @@ OFS_API int pshmem_query_initialized(int *initialized)
 OFS_WEAK_ALIAS(shmem_query_initialized)
 
 /* Completing everything is a valid (if conservative) per-PE quiet. */
-OFS_API void pshmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
+static void pe_quiet(const char *r, shmem_ctx_t ctx, const int *target_pes, size_t npes)
 {
-    ofs_check_init("shmem_ctx_pe_quiet");
-    ofs_check_nonnull("shmem_ctx_pe_quiet", "target_pes", target_pes, npes);
+    ofs_check_init(r);
+    ofs_check_nonnull(r, "target_pes", target_pes,
+                      ofs_check_mul(r, "npes", npes, npes, sizeof(int)));
     (void)target_pes;
     if (ctx == SHMEM_CTX_INVALID)
         return;
-    ofs_check_ctx("shmem_ctx_pe_quiet", ofs_ctx(ctx));
+    ofs_check_ctx(r, ofs_ctx(ctx));
 #ifdef OFS_ERROR_CHECKING
     {
         /* PE numbers of the context's team (SHMEM_TEAM_WORLD's for most contexts) */
@@ -61,18 +62,22 @@ OFS_API void pshmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t 
         int size = t ? t->size : ofs_g.n_pes;
         for (size_t i = 0; i < npes; i++)
             if (OFS_UNLIKELY(target_pes[i] < 0 || target_pes[i] >= size))
-                ofs_bad_input("shmem_ctx_pe_quiet",
-                              "target_pes[%zu] = %d is not a PE of the context's team [0, %d)", i,
-                              target_pes[i], size);
+                ofs_bad_input(r, "target_pes[%zu] = %d is not a PE of the context's team [0, %d)",
+                              i, target_pes[i], size);
     }
 #endif
     comm_quiet(ofs_ctx(ctx));
+}
+
+OFS_API void pshmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
+{
+    pe_quiet("shmem_ctx_pe_quiet", ctx, target_pes, npes);
 }
 OFS_WEAK_ALIAS(shmem_ctx_pe_quiet)
 
 OFS_API void pshmem_pe_quiet(const int *target_pes, size_t npes)
 {
-    pshmem_ctx_pe_quiet(SHMEM_CTX_DEFAULT, target_pes, npes);
+    pe_quiet("shmem_pe_quiet", SHMEM_CTX_DEFAULT, target_pes, npes);
 }
 OFS_WEAK_ALIAS(shmem_pe_quiet)
 

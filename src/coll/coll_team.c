@@ -57,8 +57,11 @@ static struct {
     int hier;       /* the job spans nodes */
     uint64_t *used; /* local: slot in use by a team I belong to */
     int nwords;
-    uint64_t *split_buf; /* symmetric: 2*nwords words for the slot agreement */
-    char *world_rs;      /* symmetric: the world team's reduction scratch, or NULL */
+    int awords;          /* words of one side of the agreement: nwords, then the arguments' */
+    uint64_t *split_buf; /* symmetric: 2*awords words for the slot agreement */
+    uint64_t *agree_buf; /* symmetric: two words for coll_agree_pub */
+    unsigned agree_parity;
+    char *world_rs; /* symmetric: the world team's reduction scratch, or NULL */
     pthread_mutex_t lock;
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -249,8 +252,10 @@ ofs_status_t coll_init(void)
     if (!pool.used)
         return OFS_ERR_NOMEM;
     pool.base = heap_alloc(pool.slot_len * (size_t)pool.nslots, 64);
-    pool.split_buf = heap_alloc((2 * (size_t)pool.nwords + 1) * sizeof(uint64_t), 64);
-    coll_aset_pub = pool.split_buf ? pool.split_buf + 2 * pool.nwords : NULL;
+    pool.awords = pool.nwords + 2;
+    pool.split_buf = heap_alloc((2 * (size_t)pool.awords + 1 + 2) * sizeof(uint64_t), 64);
+    coll_aset_pub = pool.split_buf ? pool.split_buf + 2 * pool.awords : NULL;
+    pool.agree_buf = pool.split_buf ? pool.split_buf + 2 * pool.awords + 1 : NULL;
     if (!pool.base || !pool.split_buf) {
         ofs_log_error("shmem_init: no room for the team pool (%zu bytes for SHMEM_TEAMS_MAX = %d "
                       "teams): lower SHMEM_TEAMS_MAX",
@@ -383,13 +388,18 @@ ofs_status_t coll_team_ctx_create(struct coll_team *team, long options, struct c
 /*
  * Collective over parent: every PE describes the team it will belong to by a list of
  * parent indices (pidx, n; n = 0: none).  Returns the new team or NULL; *err_p set
- * to nonzero on every PE when no slot is free.
+ * to nonzero on every PE when no slot is free.  args: the routine's arguments that
+ * every PE of the parent must pass alike, folded into one word; the same AND-allreduce
+ * that finds the slot compares them (the AND of every word and of its complement give
+ * back mine and its complement only if all are equal), so PEs that disagree are named
+ * rather than left with teams of different shapes (a later collective on them hangs).
+ * Returns NULL (with *err_p = 2) when they disagree; the caller names its arguments.
  */
 static struct coll_team *team_create(struct coll_team *parent, const int *pidx, int n, long mask,
-                                     int nctx, int *err_p)
+                                     int nctx, uint64_t args, int *err_p)
 {
     struct coll_grp *pg = coll_team_grp(parent);
-    uint64_t *in = pool.split_buf, *out = pool.split_buf + pool.nwords;
+    uint64_t *in = pool.split_buf, *out = pool.split_buf + pool.awords;
     int id = -1, me = -1, *members = NULL, start, stride;
     struct coll_team *t;
 
@@ -406,7 +416,14 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
         in[w] = me >= 0 ? ~pool.used[w] : ~(uint64_t)0;
     pthread_mutex_unlock(&pool.lock);
     in[0] = (in[0] & ~COLL_SPLIT_CTX_OK) | (reserved ? COLL_SPLIT_CTX_OK : 0);
-    coll_reduce(parent, out, in, (size_t)pool.nwords, COLL_OP_AND, COLL_T_UINT64);
+    in[pool.nwords] = args;
+    in[pool.nwords + 1] = ~args;
+    coll_reduce(parent, out, in, (size_t)pool.awords, COLL_OP_AND, COLL_T_UINT64);
+    if (out[pool.nwords] != args || out[pool.nwords + 1] != ~args) {
+        comm_ctx_pool_close(ctx_pool);
+        *err_p = 2;
+        return NULL;
+    }
     for (int s = COLL_SLOT_FIRST_SPLIT; s < pool.nslots && id < 0; s++)
         if (out[s / 64] >> (s % 64) & 1)
             id = s;
@@ -447,29 +464,56 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
     return t;
 }
 
+/* Around a barrier over every PE: coll_agree_pub(v) before it, coll_agree_left() after
+ * it gives the v that the PE on the left published (each PE compares with its left
+ * neighbour; if all agree with theirs, all agree).  Nothing is added to the sequence
+ * of collectives: the barrier is the only one.  The word alternates between two copies:
+ * the neighbour writes the copy of call k + 2 only after passing the barrier of call
+ * k + 1, which this PE enters after reading call k's. */
+void coll_agree_pub(uint64_t v)
+{
+    __atomic_store_n(&pool.agree_buf[pool.agree_parity & 1], v, __ATOMIC_RELEASE);
+}
+
+uint64_t coll_agree_left(void)
+{
+    struct coll_grp *g = coll_team_grp(&shmem_internal_team_world);
+    uint64_t *w = &pool.agree_buf[pool.agree_parity++ & 1], v = *w;
+
+    if (g->size > 1)
+        comm_get(g->ctx, &v, w, sizeof(v), (g->me + g->size - 1) % g->size);
+    return v;
+}
+
 int coll_team_split_strided(struct coll_team *parent, int start, int stride, int size,
                             long config_mask, int num_contexts, struct coll_team **new_p)
 {
-    int N = parent->size, err, *pidx;
+    int N = parent->size, err, *pidx = NULL, valid;
     long last = (long)start + (long)(size > 1 ? size - 1 : 0) * (size > 1 ? stride : 0);
 
     *new_p = NULL;
-    /* a negative stride lists the members in reverse order (no wrap-around) */
-    if (size < 1 || start < 0 || start >= N || (size > 1 && stride == 0) || last < 0 || last >= N) {
-        if (parent->my_pe == 0)
-            ofs_log_debug("shmem_team_split_strided: start = %d, stride = %d, size = %d does "
-                          "not describe PEs of the parent team (size %d)",
-                          start, stride, size, N);
-        return 1;
+    /* a negative stride lists the members in reverse order (no wrap-around).  An invalid
+     * triplet still takes part in the agreement, so a PE whose triplet is valid is not left
+     * waiting in it.  The triplets are not compared: programs (ours among them) split the
+     * even and the odd PEs in one call, each PE passing its own start, and get two disjoint
+     * teams; the specification leaves that undefined, but it works, and comparing only
+     * the members' triplets would cost reads of every member. */
+    valid = !(size < 1 || start < 0 || start >= N || (size > 1 && stride == 0) || last < 0 ||
+              last >= N);
+    if (!valid && parent->my_pe == 0)
+        ofs_log_debug("shmem_team_split_strided: start = %d, stride = %d, size = %d does "
+                      "not describe PEs of the parent team (size %d)",
+                      start, stride, size, N);
+    if (valid) {
+        pidx = malloc((size_t)size * sizeof(int));
+        if (!pidx)
+            ofs_fatal(1, "shmem_team_split_strided: out of host memory");
+        for (int i = 0; i < size; i++)
+            pidx[i] = start + i * (size > 1 ? stride : 0);
     }
-    pidx = malloc((size_t)size * sizeof(int));
-    if (!pidx)
-        ofs_fatal(1, "shmem_team_split_strided: out of host memory");
-    for (int i = 0; i < size; i++)
-        pidx[i] = start + i * (size > 1 ? stride : 0);
-    *new_p = team_create(parent, pidx, size, config_mask, num_contexts, &err);
+    *new_p = team_create(parent, pidx, valid ? size : 0, config_mask, num_contexts, 0, &err);
     free(pidx);
-    return err;
+    return valid ? err : 1;
 }
 
 int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xctx,
@@ -477,8 +521,16 @@ int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xct
 {
     int N = parent->size, me = parent->my_pe, err1, err2, n, *pidx;
 
+    uint64_t args = (uint64_t)(uint32_t)xrange | (uint64_t)0x2d << 40;
+
     *x_p = *y_p = NULL;
     if (xrange < 1) {
+        /* still collective: a PE that passed another xrange waits in the agreement */
+        *x_p = team_create(parent, NULL, 0, 0, 0, args, &err1);
+        if (err1 == 2)
+            ofs_bad_input("shmem_team_split_2d",
+                          "xrange = %d: another PE of the parent team passed another value",
+                          xrange);
         if (me == 0)
             ofs_log_debug("shmem_team_split_2d: xrange = %d must be positive", xrange);
         return 1;
@@ -492,12 +544,15 @@ int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xct
     n = 0;
     for (int i = (me / xrange) * xrange; i < N && n < xrange; i++)
         pidx[n++] = i;
-    *x_p = team_create(parent, pidx, n, xmask, xctx, &err1);
+    *x_p = team_create(parent, pidx, n, xmask, xctx, args, &err1);
+    if (err1 == 2)
+        ofs_bad_input("shmem_team_split_2d",
+                      "xrange = %d: another PE of the parent team passed another value", xrange);
     /* y team: my column */
     n = 0;
     for (int i = me % xrange; i < N; i += xrange)
         pidx[n++] = i;
-    *y_p = team_create(parent, pidx, n, ymask, yctx, &err2);
+    *y_p = team_create(parent, pidx, n, ymask, yctx, args, &err2);
     free(pidx);
     return err1 || err2;
 }

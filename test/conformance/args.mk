@@ -4,3 +4,5 @@ check_PROGRAMS += test/conformance/args_zero
 test_conformance_args_zero_LDADD = $(TEST_LDADD)
 check_PROGRAMS += test/conformance/args_bad
 test_conformance_args_bad_LDADD = $(TEST_LDADD)
+check_PROGRAMS += test/conformance/edges
+test_conformance_edges_LDADD = $(TEST_LDADD)
