@@ -203,6 +203,13 @@ static size_t pool_shape(int n, int nslots, int hier)
     return pool.slot_len * (size_t)nslots;
 }
 
+/* the slot agreement (2 x (nwords + 2): the slots' words and the split's arguments),
+ * the active sets' word and the allocation routines' arguments (2) */
+static size_t split_buf_len(int nwords)
+{
+    return (2 * ((size_t)nwords + 2) + 1 + 2) * sizeof(uint64_t);
+}
+
 size_t coll_heap_need(void)
 {
     int n = ofs_g.n_pes, nslots = (int)ofs_g.params.TEAMS_MAX, nwords = (nslots + 63) / 64;
@@ -218,7 +225,7 @@ size_t coll_heap_need(void)
         size_t flat = pool_shape(n, nslots, 0), hier = pool_shape(n, nslots, 1);
         len = flat > hier ? flat : hier;
     }
-    return heap_block_len(len) + heap_block_len((2 * (size_t)nwords + 1) * sizeof(uint64_t)) +
+    return heap_block_len(len) + heap_block_len(split_buf_len(nwords)) +
            coll_bring_heap_need() + coll_nbc_heap_need() + coll_check_heap_need(nslots) +
            heap_block_len(COLL_WORLD_RSCRATCH);
 }
@@ -253,7 +260,7 @@ ofs_status_t coll_init(void)
         return OFS_ERR_NOMEM;
     pool.base = heap_alloc(pool.slot_len * (size_t)pool.nslots, 64);
     pool.awords = pool.nwords + 2;
-    pool.split_buf = heap_alloc((2 * (size_t)pool.awords + 1 + 2) * sizeof(uint64_t), 64);
+    pool.split_buf = heap_alloc(split_buf_len(pool.nwords), 64);
     coll_aset_pub = pool.split_buf ? pool.split_buf + 2 * pool.awords : NULL;
     pool.agree_buf = pool.split_buf ? pool.split_buf + 2 * pool.awords + 1 : NULL;
     if (!pool.base || !pool.split_buf) {

@@ -4,4 +4,4 @@ check_PROGRAMS += test/conformance/heap_race
 test_conformance_heap_race_LDADD = $(TEST_LDADD)
 check_PROGRAMS += test/conformance/heap_life
 test_conformance_heap_life_LDADD = $(TEST_LDADD)
-EXTRA_DIST += test/conformance/heap_full.sh
+EXTRA_DIST += test/conformance/heap_full.sh test/conformance/heap_count.sh
