@@ -277,6 +277,49 @@ void coll_grp_reduce(struct coll_grp *g, void *dest, const void *src, size_t n, 
 int coll_alg_parse(const char *var, const char *val, const char *const *names, const int *algs)
     OFS_HIDDEN;
 
+/* A member that finalized instead of joining a collective (coll_fin.c, docs/reliability.md):
+ * every PE numbers the blocking collectives it calls on each team (cnt, per team slot);
+ * the one in progress on a slot is live until it returns.  A PE entering shmem_finalize
+ * puts 1 + its world number into its entry of every PE's board; a wait that sleeps looks
+ * (comm_wait_watch_set) whether a member of a live collective's team finalized with a
+ * number below the live one: that member will never join it. */
+struct coll_live {
+    uint64_t seq; /* number of the collective in progress on the slot's team; 0: none */
+    struct coll_team *team;
+    const char *r; /* the routine, or NULL: named from kind and op */
+    int kind, op;
+};
+struct coll_fin_state {
+    uint64_t *cnt;          /* symmetric when board is: per slot, collectives called */
+    uint64_t *board;        /* symmetric, per PE: 0, or 1 + its world number once it finalizes */
+    struct coll_live *live; /* per slot */
+    int nslots;
+};
+extern struct coll_fin_state coll_fin OFS_HIDDEN;
+ofs_status_t coll_fin_init(int nslots) OFS_HIDDEN; /* collective (symmetric blocks) */
+void coll_fin_fini(void) OFS_HIDDEN;
+/* a team takes the slot: its numbers start at 0 */
+void coll_fin_slot_reset(int id) OFS_HIDDEN;
+
+/* A blocking collective of t starts (r: the routine, or NULL; kind: enum coll_nbc_kind;
+ * op: the reduction's) and returns.  Two stores each. */
+static inline void coll_live_enter(struct coll_team *t, const char *r, int kind, int op)
+{
+    struct coll_live *l = &coll_fin.live[t->id];
+    uint64_t s = coll_fin.cnt[t->id] + 1;
+
+    __atomic_store_n(&coll_fin.cnt[t->id], s, __ATOMIC_RELAXED);
+    l->team = t;
+    l->r = r;
+    l->kind = kind;
+    l->op = op;
+    __atomic_store_n(&l->seq, s, __ATOMIC_RELEASE);
+}
+static inline void coll_live_leave(struct coll_team *t)
+{
+    __atomic_store_n(&coll_fin.live[t->id].seq, 0, __ATOMIC_RELAXED);
+}
+
 /* SHMEM_DEBUG's check of mismatched collectives (coll_check.c): each entry point of a
  * collective calls COLL_CHECK (a team), COLL_CHECK_ASET (an active set) or
  * COLL_CHECK_NBC (a post) first, with the arguments the members must pass alike; a

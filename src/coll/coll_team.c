@@ -142,6 +142,7 @@ static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int st
         p->grp.chunk = (COLL_WORLD_RSCRATCH / 2 / (size_t)p->grp.rslots) & ~(size_t)63;
     }
     pool.used[id / 64] |= 1ULL << (id % 64);
+    coll_fin_slot_reset(id);
     return OFS_OK;
 }
 
@@ -240,6 +241,8 @@ ofs_status_t coll_init(void)
     st = coll_nbc_init(); /* symmetric: before the barrier below */
     if (st == OFS_OK)
         st = coll_check_init(pool.nslots); /* symmetric too */
+    if (st == OFS_OK)
+        st = coll_fin_init(pool.nslots); /* symmetric too */
     if (st != OFS_OK)
         return st;
     /* every PE makes the same allocations in the same heap: all carve it or none; never
@@ -323,6 +326,7 @@ void coll_fini(void)
     }
     coll_nbc_fini();
     coll_check_fini();
+    coll_fin_fini();
     ofs_htab_fini(&coll_teams);
     shmem_internal_team_world.magic = shmem_internal_team_shared.magic = 0;
     team_free(&shmem_internal_team_shared, 0);
