@@ -96,7 +96,7 @@ void coll_finalize_announce(void)
  * after the board) reports, so that the job ends with one line; the others go on
  * waiting for the end it brings, and report themselves should it not come within
  * FIN_CLAIM_GRACE_NS. */
-#define FIN_CLAIM_GRACE_NS 2000000000ULL
+#define FIN_CLAIM_GRACE_NS 5000000000ULL
 static int fin_claim(int pe)
 {
     static uint64_t lost_at;

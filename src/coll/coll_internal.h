@@ -241,6 +241,10 @@ void coll_grp_fold_shm(struct coll_grp *g, char *dest, const char *src, size_t l
 void coll_grp_reduce_shm(struct coll_grp *g, void *dest, const void *src, size_t n, enum coll_op op,
                          enum coll_type type) OFS_HIDDEN;
 
+/* coll_reduce called by routine r (NULL: the reduction's own name) in the errors */
+int coll_reduce_r(const char *r, struct coll_team *team, void *dest, const void *src,
+                  size_t nreduce, enum coll_op op, enum coll_type type) OFS_HIDDEN;
+
 /* dst[i] = dst[i] op src[i], i < n elements of type */
 void coll_op_apply(enum coll_op op, enum coll_type type, void *dst, const void *src, size_t n)
     OFS_HIDDEN;

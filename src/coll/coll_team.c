@@ -379,7 +379,8 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
         in[w] = me >= 0 ? ~pool.used[w] : ~(uint64_t)0;
     pthread_mutex_unlock(&pool.lock);
     in[0] = (in[0] & ~COLL_SPLIT_CTX_OK) | (reserved ? COLL_SPLIT_CTX_OK : 0);
-    coll_reduce(parent, out, in, (size_t)pool.nwords, COLL_OP_AND, COLL_T_UINT64);
+    coll_reduce_r("shmem_team_split", parent, out, in, (size_t)pool.nwords, COLL_OP_AND,
+                  COLL_T_UINT64);
     for (int s = COLL_SLOT_FIRST_SPLIT; s < pool.nslots && id < 0; s++)
         if (out[s / 64] >> (s % 64) & 1)
             id = s;
