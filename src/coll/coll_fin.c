@@ -147,7 +147,8 @@ static const char *fin_routine(const struct coll_live *l, char *buf, size_t len)
     }
 }
 
-static OFS_NORETURN void fin_report(const struct coll_live *l, uint64_t seq, int pe, uint64_t theirs)
+static OFS_NORETURN void fin_report(const struct coll_live *l, uint64_t seq, int pe,
+                                    uint64_t theirs)
 {
     const struct coll_team *t = l->team;
     char r[32], group[32];
@@ -163,8 +164,7 @@ static OFS_NORETURN void fin_report(const struct coll_live *l, uint64_t seq, int
                   "waits for it in collective #%llu on %s, which PE %d never called (it "
                   "called %llu on that team); every member of a team must call the team's "
                   "collectives before shmem_finalize",
-                  pe, ofs_g.my_pe, (unsigned long long)seq, group, pe,
-                  (unsigned long long)theirs);
+                  pe, ofs_g.my_pe, (unsigned long long)seq, group, pe, (unsigned long long)theirs);
 }
 
 /* the watch of long waits (comm_wait.c calls it at most every COMM_WATCH_NS) */
