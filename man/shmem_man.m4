@@ -557,13 +557,14 @@ signal) takes the job down.
 .PP
 shmem_finalize is collective: a PE that calls it (explicitly or at exit) calls no other
 collective.  A PE left waiting in a blocking collective (shmem_barrier_all, shmem_sync_all,
-shmem_team_sync, a broadcast, collect, alltoall, reduction or scan) of a team whose member
+shmem_team_sync, a broadcast, collect, alltoall, reduction or scan, or shmemx_req_wait for a
+non-blocking one) of a team whose member
 called shmem_finalize without calling that collective ends the job within about a second,
 without SHMEM_DEBUG, with one line naming the routine it waits in, the number of the collective
 on the team, the member and the mismatch, and a failing status; the member ends with the
 job.  A member that finalizes after contributing to a collective that others still
 finish, or while others run collectives of teams it is not in, is not named.  Active-set
-collectives and the non-blocking ones keep waiting (SHMEM_FINALIZE_WATCH=0 turns the check
+collectives keep waiting (SHMEM_FINALIZE_WATCH=0 turns the check
 and its one put per PE at shmem_finalize off).
 .PP',
 `shmem_init();

@@ -82,7 +82,7 @@ void coll_finalize_announce(void)
 
     if (!coll_fin.board)
         return;
-    v = coll_fin.cnt[0] + 1; /* slot 0: SHMEM_TEAM_WORLD */
+    v = coll_fin.cnt[shmem_internal_team_world.id] + 1;
     __atomic_store_n(&coll_fin.board[me], v, __ATOMIC_RELEASE);
     /* my numbers are final and stored before any PE can see the entry */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);

@@ -305,14 +305,22 @@ void coll_fin_fini(void) OFS_HIDDEN;
 /* a team takes the slot: its numbers start at 0 */
 void coll_fin_slot_reset(int id) OFS_HIDDEN;
 
-/* A blocking collective of t starts (r: the routine, or NULL; kind: enum coll_nbc_kind;
- * op: the reduction's) and returns.  Two stores each. */
-static inline void coll_live_enter(struct coll_team *t, const char *r, int kind, int op)
+/* The number of a new collective of t (a non-blocking post too: one order per team) */
+static inline uint64_t coll_live_count(struct coll_team *t)
 {
-    struct coll_live *l = &coll_fin.live[t->id];
     uint64_t s = coll_fin.cnt[t->id] + 1;
 
     __atomic_store_n(&coll_fin.cnt[t->id], s, __ATOMIC_RELAXED);
+    return s;
+}
+
+/* A blocking collective of t starts (r: the routine, or NULL; kind: enum coll_nbc_kind;
+ * op: the reduction's) and returns. */
+static inline void coll_live_enter(struct coll_team *t, const char *r, int kind, int op)
+{
+    struct coll_live *l = &coll_fin.live[t->id];
+    uint64_t s = coll_live_count(t);
+
     l->team = t;
     l->r = r;
     l->kind = kind;
@@ -322,6 +330,22 @@ static inline void coll_live_enter(struct coll_team *t, const char *r, int kind,
 static inline void coll_live_leave(struct coll_team *t)
 {
     __atomic_store_n(&coll_fin.live[t->id].seq, 0, __ATOMIC_RELAXED);
+}
+/* A wait for the non-blocking collective number seq of t (routine r) starts: nonzero
+ * when it is now the team's live one (none was: another thread's blocking collective
+ * keeps its place), to be left with coll_live_leave. */
+static inline int coll_live_wait(struct coll_team *t, const char *r, int kind, uint64_t seq)
+{
+    struct coll_live *l = &coll_fin.live[t->id];
+
+    if (__atomic_load_n(&l->seq, __ATOMIC_RELAXED) != 0)
+        return 0;
+    l->team = t;
+    l->r = r;
+    l->kind = kind;
+    l->op = 0;
+    __atomic_store_n(&l->seq, seq, __ATOMIC_RELEASE);
+    return 1;
 }
 
 /* SHMEM_DEBUG's check of mismatched collectives (coll_check.c): each entry point of a

@@ -7,11 +7,15 @@
  *   bcast_exit  PE 1 returns from main (shmem_finalize at exit) while the other members
  *               of the team of PEs 1..n-1 wait in its broadcast, rooted at PE 1; PE 0,
  *               not a member, finalizes: the named error
+ *   nb          PE 0 calls shmem_finalize while the others wait for a non-blocking
+ *               broadcast it roots (shmemx_long_broadcast_nb, shmemx_req_wait): the
+ *               named error
  *   ok          PE 0 (root) leaves a world broadcast and finalizes while PE 2 has not
  *               called it yet and the others may still wait for it; PEs 1..n-1 then run
  *               a reduction on their team (PE 3 late), compute, and finalize: must pass
  */
 #include <shmem.h>
+#include <shmemx.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -53,6 +57,16 @@ int main(int argc, char **argv)
         if (me == 1)
             return 0; /* finalized at exit, never calls the broadcast */
         shmem_long_broadcast(team, bdst, bsrc, 4, 0);
+        return 1;
+    }
+    if (strcmp(mode, "nb") == 0) {
+        shmemx_req_h r;
+        if (me == 0) {
+            shmem_finalize();
+            return 0;
+        }
+        shmemx_long_broadcast_nb(SHMEM_TEAM_WORLD, bdst, bsrc, 4, 0, &r);
+        shmemx_req_wait(&r);
         return 1;
     }
     /* ok */
