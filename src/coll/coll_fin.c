@@ -8,8 +8,10 @@
  * Every PE numbers the blocking collectives it calls on each team: cnt[slot], in the
  * symmetric heap, so that a peer can read it.  Members call a team's collectives in one
  * order, so number s is the same collective on each.  A PE entering shmem_finalize calls
- * no collective any more; it puts 1 + its world number into its entry of every PE's
- * board.  A PE whose wait sleeps looks every COMM_WATCH_NS (the comm layer's watch of
+ * no collective any more; it stores 1 + its world number into its entry of its own
+ * board, which the PEs that reach it by load/store read there, and puts it into its
+ * entry of every other PE's board (over the fabric: one put per PE of another node, or
+ * of this one under SHMEM_LOCAL_TRANSPORT=ofi).  A PE whose wait sleeps looks every COMM_WATCH_NS (the comm layer's watch of
  * long waits: never on the fast path) at its live collectives: a member whose board
  * entry is set finalized; its number on that team (the board's for the world, else read
  * from its cnt) below the live one means it never called this collective, and never
@@ -87,7 +89,7 @@ void coll_finalize_announce(void)
     /* my numbers are final and stored before any PE can see the entry */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     for (int pe = 0; pe < ofs_g.n_pes; pe++)
-        if (pe != me)
+        if (pe != me && !comm_ptr(coll_fin.board, pe))
             comm_put_nbi(COMM_CTX_DEFAULT, &coll_fin.board[me], &v, sizeof(v), pe);
     comm_quiet(COMM_CTX_DEFAULT);
 }
@@ -112,6 +114,15 @@ static int fin_claim(int pe)
         return 1;
     lost_at = ofs_clock_ns();
     return 0;
+}
+
+/* pe's board entry: 0, or 1 + its world number once it finalizes (in its own memory when
+ * it is reachable by load/store, else put into mine) */
+static uint64_t fin_entry(int pe)
+{
+    const uint64_t *p = comm_ptr(&coll_fin.board[pe], pe);
+
+    return __atomic_load_n(p ? p : &coll_fin.board[pe], __ATOMIC_ACQUIRE);
 }
 
 /* pe's number on team slot id (pe finalized: it no longer changes) */
@@ -180,7 +191,7 @@ static void fin_watch(void)
         t = l->team;
         for (int i = 0; i < t->size; i++) {
             int pe = coll_team_world_pe(t, i);
-            uint64_t v = __atomic_load_n(&coll_fin.board[pe], __ATOMIC_ACQUIRE), theirs;
+            uint64_t v = fin_entry(pe), theirs;
 
             if (!v || i == t->my_pe)
                 continue;
