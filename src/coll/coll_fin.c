@@ -26,6 +26,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* PEs beyond reach of load/store that a finalizing PE tells at most all of (else only
+ * those that wait for it directly) */
+#define FIN_PUT_ALL 64
+
 struct coll_fin_state coll_fin;
 
 static void fin_watch(void);
@@ -77,10 +81,18 @@ void coll_fin_slot_reset(int id)
     __atomic_store_n(&coll_fin.cnt[id], 0, __ATOMIC_RELAXED);
 }
 
+/* my entry into pe's board, unless pe reads it in my memory */
+static void fin_put(int pe, const uint64_t *v)
+{
+    if (pe != ofs_g.my_pe && !comm_ptr(coll_fin.board, pe))
+        comm_put_nbi(COMM_CTX_DEFAULT, &coll_fin.board[ofs_g.my_pe], v, sizeof(*v), pe);
+}
+
 void coll_finalize_announce(void)
 {
     static uint64_t v; /* the puts' source: until the quiet */
-    int me = ofs_g.my_pe;
+    int me = ofs_g.my_pe, n = ofs_g.n_pes, far = 0;
+    const struct coll_hier *h = coll_team_grp(&shmem_internal_team_world)->hier;
 
     if (!coll_fin.board)
         return;
@@ -88,9 +100,22 @@ void coll_finalize_announce(void)
     __atomic_store_n(&coll_fin.board[me], v, __ATOMIC_RELEASE);
     /* my numbers are final and stored before any PE can see the entry */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    for (int pe = 0; pe < ofs_g.n_pes; pe++)
-        if (pe != me && !comm_ptr(coll_fin.board, pe))
-            comm_put_nbi(COMM_CTX_DEFAULT, &coll_fin.board[me], &v, sizeof(v), pe);
+    for (int pe = 0; pe < n && far <= FIN_PUT_ALL; pe++)
+        far += pe != me && !comm_ptr(coll_fin.board, pe);
+    if (far <= FIN_PUT_ALL) {
+        for (int pe = 0; pe < n; pe++)
+            fin_put(pe, &v);
+    } else {
+        /* a connection to every PE would cost more than the finalize: the PEs that wait
+         * for me directly in the world's barriers, its dissemination partners and the
+         * node leaders (the others wait for them) */
+        for (int d = 1; d < n; d <<= 1) {
+            fin_put((me + d) % n, &v);
+            fin_put((me - d % n + n) % n, &v);
+        }
+        for (int i = 0; h && i < h->leaders.size; i++)
+            fin_put(coll_grp_pe(&h->leaders, i), &v);
+    }
     comm_quiet(COMM_CTX_DEFAULT);
 }
 
