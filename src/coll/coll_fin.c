@@ -31,6 +31,7 @@
 #define FIN_PUT_ALL 64
 
 struct coll_fin_state coll_fin;
+static uint64_t *fin_blk; /* the symmetric block, allocated whether the watch is on or not */
 
 static void fin_watch(void);
 
@@ -43,10 +44,11 @@ ofs_status_t coll_fin_init(int nslots)
     coll_fin.live = calloc((size_t)nslots, sizeof(*coll_fin.live));
     if (!coll_fin.live)
         return OFS_ERR_NOMEM;
-    /* every PE makes the same allocation in the same heap (fresh blocks are zero); never
+    /* every PE makes the same allocation in the same heap (fresh blocks are zero), even
+     * with SHMEM_FINALIZE_WATCH=0, so that PEs disagreeing on it keep alike heaps; never
      * at the expense of the user's SHMEM_SYMMETRIC_SIZE (then the watch is off on every
      * PE, and the numbers are kept in private memory) */
-    blk = ofs_g.params.FINALIZE_WATCH ? heap_alloc(len, 64) : NULL;
+    blk = heap_alloc(len, 64);
     if (blk) {
         heap_user_free(&ufree, &ularge);
         if (ularge < (size_t)ofs_g.params.SYMMETRIC_SIZE) {
@@ -54,7 +56,8 @@ ofs_status_t coll_fin_init(int nslots)
             blk = NULL;
         }
     }
-    if (blk) {
+    fin_blk = blk;
+    if (blk && ofs_g.params.FINALIZE_WATCH) {
         coll_fin.cnt = blk;
         coll_fin.board = blk + nslots;
         comm_wait_watch_set(fin_watch);
@@ -67,10 +70,11 @@ ofs_status_t coll_fin_init(int nslots)
 void coll_fin_fini(void)
 {
     comm_wait_watch_set(NULL);
-    if (coll_fin.board)
-        heap_free(coll_fin.cnt);
-    else
+    if (coll_fin.cnt != fin_blk)
         free(coll_fin.cnt);
+    if (fin_blk)
+        heap_free(fin_blk);
+    fin_blk = NULL;
     free(coll_fin.live);
     memset(&coll_fin, 0, sizeof(coll_fin));
 }
