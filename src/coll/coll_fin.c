@@ -193,12 +193,7 @@ static OFS_NORETURN void fin_report(const struct coll_live *l, uint64_t seq, int
     const struct coll_team *t = l->team;
     char r[32], group[32];
 
-    if (t == &shmem_internal_team_world)
-        snprintf(group, sizeof(group), "SHMEM_TEAM_WORLD");
-    else if (t == &shmem_internal_team_shared)
-        snprintf(group, sizeof(group), "SHMEM_TEAM_SHARED");
-    else
-        snprintf(group, sizeof(group), "team %d", t->id);
+    coll_team_label(t, group, sizeof(group));
     ofs_bad_input(fin_routine(l, r, sizeof(r)),
                   "mismatched collectives: PE %d called shmem_finalize while this PE (%d) "
                   "waits for it in collective #%llu on %s, which PE %d never called (it "

@@ -250,6 +250,8 @@ void coll_op_apply(enum coll_op op, enum coll_type type, void *dst, const void *
     OFS_HIDDEN;
 
 struct coll_grp *coll_team_grp(struct coll_team *t) OFS_HIDDEN;
+/* the team as the errors name it: SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED, "team <slot>" */
+void coll_team_label(const struct coll_team *t, char *buf, size_t len) OFS_HIDDEN;
 size_t coll_grp_sizes_len(void) OFS_HIDDEN;
 extern uint64_t *coll_aset_pub OFS_HIDDEN; /* symmetric: my length for active-set collect */
 /* an active set as a group on pSync */

@@ -146,6 +146,16 @@ static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int st
     return OFS_OK;
 }
 
+void coll_team_label(const struct coll_team *t, char *buf, size_t len)
+{
+    if (t == &shmem_internal_team_world)
+        snprintf(buf, len, "SHMEM_TEAM_WORLD");
+    else if (t == &shmem_internal_team_shared)
+        snprintf(buf, len, "SHMEM_TEAM_SHARED");
+    else
+        snprintf(buf, len, "team %d", t->id);
+}
+
 struct coll_grp *coll_team_grp(struct coll_team *t)
 {
     return &((struct coll_tpriv *)t->priv)->grp;
