@@ -10,15 +10,17 @@
  * order, so number s is the same collective on each.  A PE entering shmem_finalize calls
  * no collective any more; it stores 1 + its world number into its entry of its own
  * board, which the PEs that reach it by load/store read there, and puts it into its
- * entry of every other PE's board (over the fabric: one put per PE of another node, or
- * of this one under SHMEM_LOCAL_TRANSPORT=ofi).  A PE whose wait sleeps looks every COMM_WATCH_NS (the comm layer's watch of
- * long waits: never on the fast path) at its live collectives: a member whose board
- * entry is set finalized; its number on that team (the board's for the world, else read
- * from its cnt) below the live one means it never called this collective, and never
- * will.  A member that called it and left, or that finalized while others still finish
- * a collective it contributed to, has a number at least the live one: no error.  A
- * member of a team that is not live here, or one finalizing while this PE is in its own
- * finalize (no live collective), is never looked at.
+ * entry of the board of each other PE (over the fabric: PEs of other nodes, or of this
+ * one under SHMEM_LOCAL_TRANSPORT=ofi; beyond FIN_PUT_ALL of them, only those that wait
+ * for it directly).  A PE whose wait sleeps looks every COMM_WATCH_NS (the comm layer's
+ * watch of long waits: never on the fast path) at its live collectives: a member whose
+ * board entry is set finalized; its number on that team (the board's for the world,
+ * else read from its cnt) below the live one means it never called this collective, and
+ * never will (non-blocking posts are numbered too; shmemx_req_wait is live).  A member
+ * that called it and left, or that finalized while others still finish a collective it
+ * contributed to, has a number at least the live one: no error.  A member of a team
+ * that is not live here, or one finalizing while this PE is in its own finalize (no live
+ * collective), is never looked at.
  */
 #include "coll_internal.h"
 #include "heap.h"
