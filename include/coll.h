@@ -99,6 +99,11 @@ void coll_fini(void) OFS_HIDDEN;
 /* first thing in shmem_finalize: under SHMEM_DEBUG, a PE whose neighbour calls another
  * collective on the world team instead ends the job naming both (coll_check.c) */
 void coll_check_finalize(void) OFS_HIDDEN;
+/* shmem_finalize, once this PE calls no collective any more (after the statistics' last
+ * barriers): say so (in my memory, and by a put to the PEs that cannot load it), so
+ * that a PE left waiting in a collective of a team of ours that we never called ends the
+ * job naming it (coll_fin.c) */
+void coll_finalize_announce(void) OFS_HIDDEN;
 
 /* world PE of team member i: strided teams only (stride != 0) */
 static inline int coll_team_pe(const struct coll_team *t, int i)

@@ -269,6 +269,12 @@ void comm_wait_end(void) OFS_HIDDEN;
 /* The step of COMM_WAIT_UNTIL_NAP: a back-off step (returns 0), or, once napping is
  * due, the end of polling (returns 1: the caller naps). */
 int comm_wait_nap_due(unsigned *iter) OFS_HIDDEN;
+/* The watch of long waits: fn runs at most every COMM_WATCH_NS per thread from a wait
+ * that sleeps (past its spins and yields, or napping), never from one that does not,
+ * and never from inside itself; NULL: none (coll's check for a member that finalized
+ * instead of joining a collective, coll_fin.c: set at coll_init, cleared at coll_fini). */
+#define COMM_WATCH_NS 250000000ULL
+void comm_wait_watch_set(void (*fn)(void)) OFS_HIDDEN;
 /* One look of a test routine that found nothing (see comm_wait.c). */
 void comm_test_poll(void) OFS_HIDDEN;
 /* Nonzero while the calling thread is counted as waiting in the library (tests). */

@@ -561,6 +561,18 @@ first and may still call the library.  Should the other PEs not end their progra
 (a PE calls exit while the others wait for it), that PE ends the job after
 SHMEM_EXIT_TIMEOUT seconds (default 60).  A PE that ends without exit handlers (_exit, a
 signal) takes the job down.
+.PP
+shmem_finalize is collective: a PE that calls it (explicitly or at exit) calls no other
+collective.  A PE left waiting in a blocking collective (shmem_barrier_all, shmem_sync_all,
+shmem_team_sync, a broadcast, collect, alltoall, reduction or scan, or shmemx_req_wait for a
+non-blocking one) of a team whose member
+called shmem_finalize without calling that collective ends the job within about a second,
+without SHMEM_DEBUG, with one line naming the routine it waits in, the number of the collective
+on the team, the member and the mismatch, and a failing status; the member ends with the
+job.  A member that finalizes after contributing to a collective that others still
+finish, or while others run collectives of teams it is not in, is not named.  Active-set
+collectives keep waiting (SHMEM_FINALIZE_WATCH=0 turns the check
+and its one put per PE at shmem_finalize off).
 .PP',
 `shmem_init();
 printf("PE %d of %d\en", shmem_my_pe(), shmem_n_pes());

@@ -149,6 +149,7 @@ void ofs_finalize(void)
         return;
     coll_check_finalize();
     api_stats_finalize(); /* SHMEM_STATS: the last dump, while every PE still answers */
+    coll_finalize_announce();
     /* The implicit barrier: quiet (every operation this PE issued is complete and
      * visible at its target: over OFI the flushes and signal acknowledgements need the
      * peers' answers, which they give whether still computing, in this quiet or in the

@@ -290,12 +290,7 @@ void coll_check_team(const char *r, struct coll_team *team, const struct coll_si
     if (!ck.board || team->my_pe < 0 || team->size < 2 || team->id < 0 || team->id >= ck.nslots)
         return;
     seq = __atomic_add_fetch(&ck.seq[team->id], 1, __ATOMIC_RELAXED);
-    if (team == &shmem_internal_team_world)
-        snprintf(group, sizeof(group), "SHMEM_TEAM_WORLD");
-    else if (team == &shmem_internal_team_shared)
-        snprintf(group, sizeof(group), "SHMEM_TEAM_SHARED");
-    else
-        snprintf(group, sizeof(group), "team %d", team->id);
+    coll_team_label(team, group, sizeof(group));
     ck_check(r, group, ck.board + (size_t)team->id * CK_DEPTH, (uint64_t)team->id + 1, seq,
              team->size, team->my_pe, ck_team_pe, team, s);
 }

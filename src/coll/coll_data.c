@@ -412,7 +412,9 @@ int coll_broadcast(struct coll_team *team, void *dest, const void *src, size_t n
                    size_t elem_size, int root)
 {
     COLL_CHECK(NULL, team, .kind = COLL_NBC_BCAST, .root = root, .es = elem_size, .nelems = nelems);
+    coll_live_enter(team, NULL, COLL_NBC_BCAST, 0);
     coll_grp_bcast(coll_team_grp(team), dest, src, nelems * elem_size, root, 1);
+    coll_live_leave(team);
     return 0;
 }
 
@@ -420,7 +422,9 @@ int coll_fcollect(struct coll_team *team, void *dest, const void *src, size_t ne
                   size_t elem_size)
 {
     COLL_CHECK(NULL, team, .kind = COLL_NBC_FCOLLECT, .es = elem_size, .nelems = nelems);
+    coll_live_enter(team, NULL, COLL_NBC_FCOLLECT, 0);
     coll_grp_fcollect(coll_team_grp(team), dest, src, nelems * elem_size);
+    coll_live_leave(team);
     return 0;
 }
 
@@ -459,9 +463,11 @@ int coll_collect(const char *r, coll_total_check_fn check, struct coll_team *tea
     COLL_CHECK(NULL, team, .kind = COLL_NBC_COLLECT, .es = elem_size, .nelems = nelems);
     if (!offs)
         ofs_fatal(1, "collect: out of host memory");
+    coll_live_enter(team, NULL, COLL_NBC_COLLECT, 0);
     collect_offsets(r, check, g, (uint64_t *)g->scratch, dest, nelems, nelems * elem_size, offs,
                     offs + n);
     coll_grp_collectv(g, dest, src, offs, offs + n);
+    coll_live_leave(team);
     free(offs);
     return 0;
 }
@@ -470,7 +476,9 @@ int coll_alltoall(struct coll_team *team, void *dest, const void *src, size_t ne
                   size_t elem_size)
 {
     COLL_CHECK(NULL, team, .kind = COLL_NBC_ALLTOALL, .es = elem_size, .nelems = nelems);
+    coll_live_enter(team, NULL, COLL_NBC_ALLTOALL, 0);
     coll_grp_alltoalls(coll_team_grp(team), dest, src, 1, 1, nelems, elem_size);
+    coll_live_leave(team);
     return 0;
 }
 
@@ -478,6 +486,8 @@ int coll_alltoalls(struct coll_team *team, void *dest, const void *src, ptrdiff_
                    ptrdiff_t sst, size_t nelems, size_t elem_size)
 {
     COLL_CHECK(NULL, team, .kind = COLL_NBC_ALLTOALLS, .es = elem_size, .nelems = nelems);
+    coll_live_enter(team, NULL, COLL_NBC_ALLTOALLS, 0);
     coll_grp_alltoalls(coll_team_grp(team), dest, src, dst, sst, nelems, elem_size);
+    coll_live_leave(team);
     return 0;
 }

@@ -246,11 +246,17 @@ void coll_grp_fold_shm(struct coll_grp *g, char *dest, const char *src, size_t l
 void coll_grp_reduce_shm(struct coll_grp *g, void *dest, const void *src, size_t n, enum coll_op op,
                          enum coll_type type) OFS_HIDDEN;
 
+/* coll_reduce called by routine r (NULL: the reduction's own name) in the errors */
+int coll_reduce_r(const char *r, struct coll_team *team, void *dest, const void *src,
+                  size_t nreduce, enum coll_op op, enum coll_type type) OFS_HIDDEN;
+
 /* dst[i] = dst[i] op src[i], i < n elements of type */
 void coll_op_apply(enum coll_op op, enum coll_type type, void *dst, const void *src, size_t n)
     OFS_HIDDEN;
 
 struct coll_grp *coll_team_grp(struct coll_team *t) OFS_HIDDEN;
+/* the team as the errors name it: SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED, "team <slot>" */
+void coll_team_label(const struct coll_team *t, char *buf, size_t len) OFS_HIDDEN;
 size_t coll_grp_sizes_len(void) OFS_HIDDEN;
 extern uint64_t *coll_aset_pub OFS_HIDDEN; /* symmetric: my length for active-set collect */
 /* an active set as a group on pSync */
@@ -281,6 +287,74 @@ void coll_grp_reduce(struct coll_grp *g, void *dest, const void *src, size_t n, 
 
 int coll_alg_parse(const char *var, const char *val, const char *const *names, const int *algs)
     OFS_HIDDEN;
+
+/* A member that finalized instead of joining a collective (coll_fin.c, docs/reliability.md):
+ * every PE numbers the blocking collectives it calls on each team (cnt, per team slot);
+ * the one in progress on a slot is live until it returns.  A PE entering shmem_finalize
+ * puts 1 + its world number into its entry of every PE's board; a wait that sleeps looks
+ * (comm_wait_watch_set) whether a member of a live collective's team finalized with a
+ * number below the live one: that member will never join it. */
+struct coll_live {
+    uint64_t seq; /* number of the collective in progress on the slot's team; 0: none */
+    struct coll_team *team;
+    const char *r; /* the routine, or NULL: named from kind and op */
+    int kind, op;
+};
+struct coll_fin_state {
+    uint64_t *cnt;          /* symmetric when board is: per slot, collectives called */
+    uint64_t *board;        /* symmetric, per PE: 0, or 1 + its world number once it finalizes */
+    struct coll_live *live; /* per slot */
+    int nslots;
+};
+extern struct coll_fin_state coll_fin OFS_HIDDEN;
+ofs_status_t coll_fin_init(int nslots) OFS_HIDDEN; /* collective (symmetric blocks) */
+size_t coll_fin_heap_need(int nslots) OFS_HIDDEN;
+void coll_fin_fini(void) OFS_HIDDEN;
+/* a team takes the slot: its numbers start at 0 */
+void coll_fin_slot_reset(int id) OFS_HIDDEN;
+
+/* The number of a new collective of t (a non-blocking post too: one order per team) */
+static inline uint64_t coll_live_count(struct coll_team *t)
+{
+    uint64_t s = coll_fin.cnt[t->id] + 1;
+
+    __atomic_store_n(&coll_fin.cnt[t->id], s, __ATOMIC_RELAXED);
+    return s;
+}
+
+/* A blocking collective of t starts (r: the routine, or NULL; kind: enum coll_nbc_kind;
+ * op: the reduction's) and returns. */
+static inline void coll_live_enter(struct coll_team *t, const char *r, int kind, int op)
+{
+    struct coll_live *l = &coll_fin.live[t->id];
+    uint64_t s = coll_live_count(t);
+
+    l->team = t;
+    l->r = r;
+    l->kind = kind;
+    l->op = op;
+    __atomic_store_n(&l->seq, s, __ATOMIC_RELEASE);
+}
+static inline void coll_live_leave(struct coll_team *t)
+{
+    __atomic_store_n(&coll_fin.live[t->id].seq, 0, __ATOMIC_RELAXED);
+}
+/* A wait for the non-blocking collective number seq of t (routine r) starts: nonzero
+ * when it is now the team's live one (none was: another thread's blocking collective
+ * keeps its place), to be left with coll_live_leave. */
+static inline int coll_live_wait(struct coll_team *t, const char *r, int kind, uint64_t seq)
+{
+    struct coll_live *l = &coll_fin.live[t->id];
+
+    if (__atomic_load_n(&l->seq, __ATOMIC_RELAXED) != 0)
+        return 0;
+    l->team = t;
+    l->r = r;
+    l->kind = kind;
+    l->op = 0;
+    __atomic_store_n(&l->seq, seq, __ATOMIC_RELEASE);
+    return 1;
+}
 
 /* SHMEM_DEBUG's check of mismatched collectives (coll_check.c): each entry point of a
  * collective calls COLL_CHECK (a team), COLL_CHECK_ASET (an active set) or

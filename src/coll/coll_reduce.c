@@ -302,9 +302,17 @@ void coll_grp_reduce(struct coll_grp *g, void *dest, const void *src, size_t nre
 int coll_reduce(struct coll_team *team, void *dest, const void *src, size_t nreduce,
                 enum coll_op op, enum coll_type type)
 {
+    return coll_reduce_r(NULL, team, dest, src, nreduce, op, type);
+}
+
+int coll_reduce_r(const char *r, struct coll_team *team, void *dest, const void *src,
+                  size_t nreduce, enum coll_op op, enum coll_type type)
+{
     if (!coll_op_valid(op, type))
         ofs_fatal(1, "internal: reduction op %d on type %d does not exist", (int)op, (int)type);
-    COLL_CHECK(NULL, team, .kind = COLL_NBC_REDUCE, .op = op, .type = type, .nelems = nreduce);
+    COLL_CHECK(r, team, .kind = COLL_NBC_REDUCE, .op = op, .type = type, .nelems = nreduce);
+    coll_live_enter(team, r, COLL_NBC_REDUCE, (int)op);
     coll_grp_reduce(coll_team_grp(team), dest, src, nreduce, op, type, coll_cfg.reduce);
+    coll_live_leave(team);
     return 0;
 }

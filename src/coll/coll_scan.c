@@ -30,6 +30,7 @@ int coll_scan(struct coll_team *team, void *dest, const void *src, size_t nelems
     if (!acc || !tmp)
         ofs_fatal(1, "shmem_sum_%sscan: out of host memory for %zu bytes", exclusive ? "ex" : "in",
                   bytes);
+    coll_live_enter(team, NULL, COLL_NBC_SCAN, exclusive);
     if (g->size > 1)
         coll_grp_barrier(g); /* every source is ready */
     for (int i = 0; i <= last; i++) {
@@ -45,6 +46,7 @@ int coll_scan(struct coll_team *team, void *dest, const void *src, size_t nelems
     }
     if (g->size > 1)
         coll_grp_barrier(g); /* every read of the sources is done (source may be dest) */
+    coll_live_leave(team);
     memcpy(dest, acc, bytes);
     free(tmp);
     free(acc);

@@ -295,23 +295,33 @@ void coll_grp_barrier(struct coll_grp *g)
     coll_grp_barrier_p2p(g);
 }
 
+static void sync_all(const char *r)
+{
+    struct coll_team *w = &shmem_internal_team_world;
+
+    COLL_CHECK("shmem_barrier_all/shmem_sync_all", w, .kind = COLL_NBC_SYNC);
+    coll_live_enter(w, r, COLL_NBC_SYNC, 0);
+    user_barrier(coll_team_grp(w));
+    coll_live_leave(w);
+}
+
 void coll_sync_all(void)
 {
-    COLL_CHECK("shmem_barrier_all/shmem_sync_all", &shmem_internal_team_world,
-               .kind = COLL_NBC_SYNC);
-    user_barrier(coll_team_grp(&shmem_internal_team_world));
+    sync_all("shmem_sync_all");
 }
 
 void coll_barrier_all(void)
 {
     comm_quiet_all();
-    coll_sync_all();
+    sync_all("shmem_barrier_all");
 }
 
 int coll_team_sync(struct coll_team *team)
 {
     COLL_CHECK("shmem_team_sync", team, .kind = COLL_NBC_SYNC);
+    coll_live_enter(team, "shmem_team_sync", COLL_NBC_SYNC, 0);
     user_barrier(coll_team_grp(team));
+    coll_live_leave(team);
     return 0;
 }
 

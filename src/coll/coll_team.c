@@ -146,7 +146,18 @@ static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int st
         p->grp.chunk = (COLL_WORLD_RSCRATCH / 2 / (size_t)p->grp.rslots) & ~(size_t)63;
     }
     pool.used[id / 64] |= 1ULL << (id % 64);
+    coll_fin_slot_reset(id);
     return OFS_OK;
+}
+
+void coll_team_label(const struct coll_team *t, char *buf, size_t len)
+{
+    if (t == &shmem_internal_team_world)
+        snprintf(buf, len, "SHMEM_TEAM_WORLD");
+    else if (t == &shmem_internal_team_shared)
+        snprintf(buf, len, "SHMEM_TEAM_SHARED");
+    else
+        snprintf(buf, len, "team %d", t->id);
 }
 
 struct coll_grp *coll_team_grp(struct coll_team *t)
@@ -225,8 +236,8 @@ size_t coll_heap_need(void)
         size_t flat = pool_shape(n, nslots, 0), hier = pool_shape(n, nslots, 1);
         len = flat > hier ? flat : hier;
     }
-    return heap_block_len(len) + heap_block_len(split_buf_len(nwords)) +
-           coll_bring_heap_need() + coll_nbc_heap_need() + coll_check_heap_need(nslots) +
+    return heap_block_len(len) + heap_block_len(split_buf_len(nwords)) + coll_bring_heap_need() +
+           coll_nbc_heap_need() + coll_check_heap_need(nslots) + coll_fin_heap_need(nslots) +
            heap_block_len(COLL_WORLD_RSCRATCH);
 }
 
@@ -283,6 +294,8 @@ ofs_status_t coll_init(void)
     st = coll_nbc_init(); /* symmetric: before the barrier below */
     if (st == OFS_OK)
         st = coll_check_init(pool.nslots); /* symmetric too */
+    if (st == OFS_OK)
+        st = coll_fin_init(pool.nslots); /* symmetric too */
     if (st != OFS_OK)
         return st;
     /* every PE makes the same allocations in the same heap: all carve it or none; never
@@ -366,6 +379,7 @@ void coll_fini(void)
     }
     coll_nbc_fini();
     coll_check_fini();
+    coll_fin_fini();
     ofs_htab_fini(&coll_teams);
     shmem_internal_team_world.magic = shmem_internal_team_shared.magic = 0;
     team_free(&shmem_internal_team_shared, 0);
@@ -425,7 +439,8 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
     in[0] = (in[0] & ~COLL_SPLIT_CTX_OK) | (reserved ? COLL_SPLIT_CTX_OK : 0);
     in[pool.nwords] = args;
     in[pool.nwords + 1] = ~args;
-    coll_reduce(parent, out, in, (size_t)pool.awords, COLL_OP_AND, COLL_T_UINT64);
+    coll_reduce_r("shmem_team_split", parent, out, in, (size_t)pool.awords, COLL_OP_AND,
+                  COLL_T_UINT64);
     if (out[pool.nwords] != args || out[pool.nwords + 1] != ~args) {
         comm_ctx_pool_close(ctx_pool);
         *err_p = 2;

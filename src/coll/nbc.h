@@ -141,6 +141,7 @@ struct coll_nbc_req {
     int state;      /* NBC_S_* (atomic) */
     const char *routine;
     struct nbc_team *nt;
+    uint64_t fin_seq;          /* its number on the team (coll_fin.c) */
     struct coll_nbc_req *next; /* in the team's queue (fast: its fast queue) */
     int fast;                  /* the same-node fast path: f, not s */
     union {

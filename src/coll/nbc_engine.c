@@ -676,6 +676,7 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
     struct nbc_team *nt;
 
     COLL_CHECK_NBC(r, team, a);
+    uint64_t fin_seq = coll_live_count(team);
     *req_p = NULL;
     pthread_mutex_lock(&eng.lock);
     /* opened here, not at shmem_init: an endpoint per PE that most jobs never use */
@@ -693,7 +694,7 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
     if (!nt)
         ofs_fatal(1, "%s: out of host memory", r);
     if (nbc_shm_fits(nt, a)) {
-        struct coll_nbc_req fq = { .routine = r, .nt = nt };
+        struct coll_nbc_req fq = { .routine = r, .nt = nt, .fin_seq = fin_seq };
         return fast_post(&fq, req_p, a);
     }
     q = ofs_htab_alloc(&eng.reqs);
@@ -701,6 +702,7 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
         ofs_fatal(1, "%s: out of host memory", r);
     q->routine = r;
     q->nt = nt;
+    q->fin_seq = fin_seq;
     sched_arrays(&q->s);
     if (nbc_build(q, a) != OFS_OK)
         ofs_fatal(1, "%s: out of host memory for the schedule", r);
@@ -816,12 +818,18 @@ int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p)
     if (q->fast && wait_fast(req_p))
         return 0;
     if (!req_done(q)) {
+        struct coll_team *t = q->nt->team;
+        /* a member that finalized without posting it is named (coll_fin.c) */
+        int live = coll_live_wait(t, q->routine, COLL_NBC_SYNC, q->fin_seq);
+
         __atomic_add_fetch(&nbc_waiters, 1, __ATOMIC_SEQ_CST);
         if (coll_cfg.fast_signal) /* sleep on the bell once polling did not suffice */
             COMM_WAIT_UNTIL_NAP(wait_done(q), nbc_bell_nap(wait_done, q));
         else
             COMM_WAIT_UNTIL(wait_done(q));
         __atomic_sub_fetch(&nbc_waiters, 1, __ATOMIC_ACQ_REL);
+        if (live)
+            coll_live_leave(t);
     }
     req_free(req_p);
     return 0;

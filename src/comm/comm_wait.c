@@ -21,6 +21,29 @@ int comm_wait_active(void)
     return comm_waiting;
 }
 
+/* the watch of long waits (comm.h): its function, and per thread when it is due next
+ * and whether it runs (a watch that waits, for a get, must not watch again) */
+static void (*comm_watch_fn)(void);
+static __thread uint64_t comm_watch_at;
+static __thread int comm_watch_busy;
+
+void comm_wait_watch_set(void (*fn)(void))
+{
+    comm_watch_fn = fn;
+}
+
+static __attribute__((noinline, cold)) void comm_wait_watch(void)
+{
+    uint64_t now = ofs_clock_ns();
+
+    if (now < comm_watch_at || comm_watch_busy)
+        return;
+    comm_watch_at = now + COMM_WATCH_NS;
+    comm_watch_busy = 1;
+    comm_watch_fn();
+    comm_watch_busy = 0;
+}
+
 static void comm_wait_stop(int how)
 {
     if (comm_waiting) {
@@ -57,8 +80,12 @@ void comm_wait_backoff(unsigned *iter)
         ofs_cpu_relax();
     else if (step == OFS_BACKOFF_YIELD)
         sched_yield();
-    else if (comm_wait_sleep(step))
-        *iter = 0; /* woken by traffic for this PE: spin again while it lasts */
+    else {
+        if (OFS_UNLIKELY(comm_watch_fn != NULL))
+            comm_wait_watch();
+        if (comm_wait_sleep(step))
+            *iter = 0; /* woken by traffic for this PE: spin again while it lasts */
+    }
 }
 
 int comm_wait_nap_due(unsigned *iter)
@@ -70,6 +97,8 @@ int comm_wait_nap_due(unsigned *iter)
     /* about to sleep without polling: the progress thread takes over at once,
      * conversation or not */
     comm_wait_stop(TP_ATTEND_PAUSE);
+    if (OFS_UNLIKELY(comm_watch_fn != NULL))
+        comm_wait_watch();
     return 1;
 }
 

@@ -44,3 +44,5 @@ check_PROGRAMS += test/functional/coll_mismatch
 test_functional_coll_mismatch_LDADD = $(TEST_LDADD)
 check_PROGRAMS += test/functional/fini_mismatch
 test_functional_fini_mismatch_LDADD = $(TEST_LDADD)
+check_PROGRAMS += test/functional/fin_watch
+test_functional_fin_watch_LDADD = $(TEST_LDADD)
