@@ -30,9 +30,9 @@
  * automatic mode, and that thread polls without a pause while any operation it sent
  * waits for its acknowledgement (every atomic, every delivery-complete write), whatever
  * FI_SOCKETS_PE_WAITTIME says: with more such threads than CPUs each signal of a
- * collective waited a time slice for its target's thread to run (a barrier at 3 PEs on
- * 2 CPUs: 10-20 ms, against 0.1 ms at 2 PEs).  Asked for manual progress, it has no
- * thread: ofishmem drives it as it drives tcp;ofi_rxm (docs/ofi-internals.md). */
+ * collective waited a time slice for its target's thread to run (figures in
+ * docs/ofi-internals.md).  Asked for manual progress, it has no thread: ofishmem
+ * drives it as it drives tcp;ofi_rxm. */
 static int ofi_prov_wants_manual(const char *prov)
 {
     return prov && strcmp(prov, "sockets") == 0;
