@@ -26,6 +26,18 @@
     (FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_MSG | \
      FI_SEND | FI_RECV)
 
+/* The sockets provider (1.17) moves data only on its own progress thread in its
+ * automatic mode, and that thread polls without a pause while any operation it sent
+ * waits for its acknowledgement (every atomic, every delivery-complete write), whatever
+ * FI_SOCKETS_PE_WAITTIME says: with more such threads than CPUs each signal of a
+ * collective waited a time slice for its target's thread to run (figures in
+ * docs/ofi-internals.md).  Asked for manual progress, it has no thread: ofishmem
+ * drives it as it drives tcp;ofi_rxm. */
+static int ofi_prov_wants_manual(const char *prov)
+{
+    return prov && strcmp(prov, "sockets") == 0;
+}
+
 static struct fi_info *ofi_hints(const char *prov, int delivery)
 {
     struct fi_info *h = fi_allocinfo();
@@ -39,6 +51,8 @@ static struct fi_info *ofi_hints(const char *prov, int delivery)
     h->domain_attr->threading = FI_THREAD_SAFE;
     h->domain_attr->data_progress = FI_PROGRESS_UNSPEC;
     h->domain_attr->control_progress = FI_PROGRESS_UNSPEC;
+    if (ofi_prov_wants_manual(prov))
+        h->domain_attr->data_progress = FI_PROGRESS_MANUAL;
     if (delivery)
         h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
     if (prov && *prov)
@@ -275,8 +289,10 @@ ofs_status_t ofi_info_choose(void)
     }
     /* the sockets provider's progress thread spins FI_SOCKETS_PE_WAITTIME ms (default
      * 10) whenever it runs out of work: with more PEs than cores that starves the PEs
-     * (ofi_rma at 2 PEs on 2 cores: 17 s instead of 2 s).  Read at provider load, so
-     * set before the first fi_getinfo; a user's own setting wins. */
+     * (ofi_rma at 2 PEs on 2 cores: 17 s instead of 2 s).  Manual progress (asked for,
+     * ofi_prov_wants_manual) has no such thread; this is for a provider that refuses it.
+     * Read at provider load, so set before the first fi_getinfo; a user's own setting
+     * wins. */
     ofi_env_default("FI_SOCKETS_PE_WAITTIME", 0);
     /* rxm sends up to FI_OFI_RXM_BUFFER_SIZE bytes (16 KiB by default) eagerly; a
      * put-with-signal message carries a 32-byte header: room for it, so that 16 KiB of
@@ -318,6 +334,16 @@ ofs_status_t ofi_info_choose(void)
     if (!res) {
         ofi_list_providers(prov && *prov ? prov : "(any)");
         return OFS_ERR_NOT_FOUND;
+    }
+    /* chosen without being named: ask again for the progress it should run with */
+    if (ofi_prov_wants_manual(res->fabric_attr->prov_name) &&
+        res->domain_attr->data_progress != FI_PROGRESS_MANUAL &&
+        (h = ofi_hints(res->fabric_attr->prov_name, ofi_g.caps.delivery_complete))) {
+        struct fi_info *m = ofi_getinfo_same(h, res);
+        if (m) {
+            fi_freeinfo(res);
+            res = m;
+        }
     }
     /* keep the first suitable one; with remote-access events if it has them (a
      * counter of RMA/atomics aimed at us tells the progress thread to poll fast) */

@@ -1,7 +1,7 @@
 /*
  * Passive-target progress (DESIGN rule 2).  With a manual-progress provider (shm,
- * tcp;ofi_rxm, udp;ofi_rxd here) RMA and atomics aimed at this PE only move while
- * somebody polls the target endpoint.  The wait loops of the library do it through
+ * tcp;ofi_rxm, udp;ofi_rxd, sockets as ofi_info.c asks for it) RMA and atomics aimed
+ * at this PE only move while somebody polls the target endpoint.  The wait loops of the library do it through
  * ofi_progress(); while the PE computes, a thread does it.  It never spins: it
  * sleeps on the target CQ's wait fd when the provider has one (fi_trywait + ppoll),
  * else for a time that grows with the time since the last remote access aimed at this
