@@ -41,7 +41,10 @@
 #define COLL_BLINE_N 4
 #define COLL_BLINE_WORDS 16 /* per entry: the sequence number, then the data */
 #define COLL_BLINE_BYTES ((COLL_BLINE_WORDS - 1) * 8)
-#define COLL_NFLAGS 232   /* at most COLL_FLAGS_BYTES / 8 (coll_team.c) */
+#define COLL_NFLAGS 232 /* at most COLL_FLAGS_BYTES / 8 (coll_team.c) */
+/* past the counters: a split of this team's members publishes its member list's hash
+ * here (two words, alternating with the team's splits: coll_team.c) */
+#define COLL_W_SPLIT COLL_NFLAGS
 #define COLL_TREE_RADIX 4 /* children per node of the tree barrier */
 /* pSync of an active set of n PEs holds ceil(log2 n) barrier counters, then the
  * broadcast and ring counters: at most COLL_ASET_NFLAGS longs */
@@ -128,6 +131,7 @@ struct coll_tpriv {
     uint64_t step;
     struct coll_grp grp;
     struct comm_ctx_pool *ctx_pool; /* SHMEM_TEAM_NUM_CONTEXTS contexts (comm.h) */
+    uint64_t splits;                /* splits of this team so far (the same on every member) */
 };
 
 struct coll_cfg {

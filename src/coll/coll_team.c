@@ -27,6 +27,7 @@ struct coll_cfg coll_cfg;
 uint64_t *coll_aset_pub;
 
 #define COLL_FLAGS_BYTES 2048 /* COLL_NFLAGS counters, padded */
+_Static_assert((COLL_W_SPLIT + 2) * 8 <= COLL_FLAGS_BYTES, "the split words fit the flags area");
 /* a job spanning nodes: two more counter areas per slot, the node-aware algorithms'
  * local and leaders' groups (coll_hier.c), and reduction scratch for the leaders */
 #define COLL_POOL_BUDGET (4UL << 20)
@@ -415,12 +416,23 @@ ofs_status_t coll_team_ctx_create(struct coll_team *team, long options, struct c
  * back mine and its complement only if all are equal), so PEs that disagree are named
  * rather than left with teams of different shapes (a later collective on them hangs).
  * Returns NULL (with *err_p = 2) when they disagree; the caller names its arguments.
+ * Each member also publishes the hash of its member list in the parent's slot before
+ * the allreduce, and compares it after with its left neighbour's in that list: if every
+ * member agrees with its left, every member describes the same team; else the member that
+ * sees a difference gets NULL with *err_p = 3 and *bad_p = that neighbour (world PE),
+ * and the caller names its arguments (members that disagree would build teams of
+ * different shapes, whose first collective hangs).  The two words alternate with the
+ * parent's splits: a member rewrites one only after the next split's allreduce, which
+ * every member enters after its read.
  */
 static struct coll_team *team_create(struct coll_team *parent, const int *pidx, int n, long mask,
-                                     int nctx, uint64_t args, int *err_p)
+                                     int nctx, uint64_t args, int *err_p, int *bad_p)
 {
     struct coll_grp *pg = coll_team_grp(parent);
+    struct coll_tpriv *pp = parent->priv;
     uint64_t *in = pool.split_buf, *out = pool.split_buf + pool.awords;
+    uint64_t *pub = (uint64_t *)slot_base(parent->id) + COLL_W_SPLIT + (pp->splits++ & 1);
+    uint64_t hash = 0xcbf29ce484222325u;
     int id = -1, me = -1, *members = NULL, start, stride;
     struct coll_team *t;
 
@@ -430,8 +442,13 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
     for (int i = 0; i < n; i++)
         if (pidx[i] == parent->my_pe)
             me = i;
-    if (me >= 0)
+    if (me >= 0) {
         reserved = comm_ctx_pool_open(nctx, &ctx_pool) == OFS_OK;
+        for (int i = 0; i < n; i++)
+            hash = (hash ^ (uint64_t)coll_grp_pe(pg, pidx[i])) * 0x100000001b3u;
+        hash ^= (uint64_t)n << 40;
+        __atomic_store_n(pub, hash, __ATOMIC_RELEASE);
+    }
     pthread_mutex_lock(&pool.lock);
     for (int w = 0; w < pool.nwords; w++)
         in[w] = me >= 0 ? ~pool.used[w] : ~(uint64_t)0;
@@ -466,6 +483,18 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
     *err_p = 0;
     if (me < 0)
         return NULL;
+    if (n > 1) {
+        int left = coll_grp_pe(pg, pidx[(me + n - 1) % n]);
+        uint64_t v;
+
+        comm_get(coll_team_grp(&shmem_internal_team_world)->ctx, &v, pub, sizeof(v), left);
+        if (v != hash) {
+            comm_ctx_pool_close(ctx_pool);
+            *err_p = 3;
+            *bad_p = left;
+            return NULL;
+        }
+    }
     /* never full: each team of mine holds one of the fewer pool slots */
     t = ofs_htab_alloc(&coll_teams);
     members = malloc((size_t)n * sizeof(int));
@@ -510,16 +539,16 @@ uint64_t coll_agree_left(void)
 int coll_team_split_strided(struct coll_team *parent, int start, int stride, int size,
                             long config_mask, int num_contexts, struct coll_team **new_p)
 {
-    int N = parent->size, err, *pidx = NULL, valid;
+    int N = parent->size, err, *pidx = NULL, valid, bad;
     long last = (long)start + (long)(size > 1 ? size - 1 : 0) * (size > 1 ? stride : 0);
 
     *new_p = NULL;
     /* a negative stride lists the members in reverse order (no wrap-around).  An invalid
      * triplet still takes part in the agreement, so a PE whose triplet is valid is not left
-     * waiting in it.  The triplets are not compared: programs (ours among them) split the
-     * even and the odd PEs in one call, each PE passing its own start, and get two disjoint
-     * teams; the specification leaves that undefined, but it works, and comparing only
-     * the members' triplets would cost reads of every member. */
+     * waiting in it.  The triplets are not compared across the parent: programs (ours
+     * among them) split the even and the odd PEs in one call, each PE passing its own
+     * start, and get two disjoint teams; the members of each new team are compared
+     * (team_create), which names triplets that describe overlapping teams. */
     valid = !(size < 1 || start < 0 || start >= N || (size > 1 && stride == 0) || last < 0 ||
               last >= N);
     if (!valid && parent->my_pe == 0)
@@ -533,22 +562,28 @@ int coll_team_split_strided(struct coll_team *parent, int start, int stride, int
         for (int i = 0; i < size; i++)
             pidx[i] = start + i * (size > 1 ? stride : 0);
     }
-    *new_p = team_create(parent, pidx, valid ? size : 0, config_mask, num_contexts, 0, &err);
+    *new_p = team_create(parent, pidx, valid ? size : 0, config_mask, num_contexts, 0, &err, &bad);
     free(pidx);
+    if (err == 3)
+        ofs_bad_input("shmem_team_split_strided",
+                      "start = %d, stride = %d, size = %d: PE %d, a member of that team, passed "
+                      "a triplet that describes another team (every member of a new team must "
+                      "pass the same start, stride and size)",
+                      start, stride, size, bad);
     return valid ? err : 1;
 }
 
 int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xctx,
                        struct coll_team **x_p, long ymask, int yctx, struct coll_team **y_p)
 {
-    int N = parent->size, me = parent->my_pe, err1, err2, n, *pidx;
+    int N = parent->size, me = parent->my_pe, err1, err2, n, *pidx, bad;
 
     uint64_t args = (uint64_t)(uint32_t)xrange | (uint64_t)0x2d << 40;
 
     *x_p = *y_p = NULL;
     if (xrange < 1) {
         /* still collective: a PE that passed another xrange waits in the agreement */
-        *x_p = team_create(parent, NULL, 0, 0, 0, args, &err1);
+        *x_p = team_create(parent, NULL, 0, 0, 0, args, &err1, &bad);
         if (err1 == 2)
             ofs_bad_input("shmem_team_split_2d",
                           "xrange = %d: another PE of the parent team passed another value",
@@ -566,7 +601,7 @@ int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xct
     n = 0;
     for (int i = (me / xrange) * xrange; i < N && n < xrange; i++)
         pidx[n++] = i;
-    *x_p = team_create(parent, pidx, n, xmask, xctx, args, &err1);
+    *x_p = team_create(parent, pidx, n, xmask, xctx, args, &err1, &bad);
     if (err1 == 2)
         ofs_bad_input("shmem_team_split_2d",
                       "xrange = %d: another PE of the parent team passed another value", xrange);
@@ -574,7 +609,7 @@ int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xct
     n = 0;
     for (int i = me % xrange; i < N; i += xrange)
         pidx[n++] = i;
-    *y_p = team_create(parent, pidx, n, ymask, yctx, args, &err2);
+    *y_p = team_create(parent, pidx, n, ymask, yctx, args, &err2, &bad);
     free(pidx);
     return err1 || err2;
 }

@@ -374,6 +374,16 @@ int main(int argc, char **argv)
     } else if (!strcmp(m, "split2d_mismatch")) { /* one PE's xrange is invalid */
         shmem_team_t t2;
         shmem_team_split_2d(SHMEM_TEAM_WORLD, me == 1 ? 0 : 2, NULL, 0, &t, NULL, 0, &t2);
+    } else if (!strcmp(m, "split_mismatch")) {
+        /* PE 0 describes {0, 1}, PE 1 {0, 2}: overlapping teams, not disjoint ones; the
+         * even/odd idiom (disjoint teams, each PE its own start) stays valid */
+        shmem_team_t ev;
+        if (shmem_team_split_strided(SHMEM_TEAM_WORLD, me % 2, 2, (shmem_n_pes() + 1 - me % 2) / 2,
+                                     NULL, 0, &ev) != 0)
+            return 1;
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, me == 1 ? 2 : 1, 2, NULL, 0, &t);
+        if (t != SHMEM_TEAM_INVALID)
+            shmem_team_sync(t);
     } else if (!strcmp(m, "malloc_mismatch")) {
         shmem_malloc(me == 1 ? 128 : 64);
     } else if (!strcmp(m, "free_mismatch")) { /* one PE frees the other block */
