@@ -425,8 +425,9 @@ ofs_status_t coll_team_ctx_create(struct coll_team *team, long options, struct c
  * parent's splits: a member rewrites one only after the next split's allreduce, which
  * every member enters after its read.
  */
-static struct coll_team *team_create(struct coll_team *parent, const int *pidx, int n, long mask,
-                                     int nctx, uint64_t args, int *err_p, int *bad_p)
+static struct coll_team *team_create(const char *r, struct coll_team *parent, const int *pidx,
+                                     int n, long mask, int nctx, uint64_t args, int *err_p,
+                                     int *bad_p)
 {
     struct coll_grp *pg = coll_team_grp(parent);
     struct coll_tpriv *pp = parent->priv;
@@ -456,8 +457,7 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
     in[0] = (in[0] & ~COLL_SPLIT_CTX_OK) | (reserved ? COLL_SPLIT_CTX_OK : 0);
     in[pool.nwords] = args;
     in[pool.nwords + 1] = ~args;
-    coll_reduce_r("shmem_team_split", parent, out, in, (size_t)pool.awords, COLL_OP_AND,
-                  COLL_T_UINT64);
+    coll_reduce_r(r, parent, out, in, (size_t)pool.awords, COLL_OP_AND, COLL_T_UINT64);
     if (out[pool.nwords] != args || out[pool.nwords + 1] != ~args) {
         comm_ctx_pool_close(ctx_pool);
         *err_p = 2;
@@ -468,14 +468,14 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
             id = s;
     if (id < 0 || !(out[0] & COLL_SPLIT_CTX_OK)) {
         if (parent->my_pe == 0 && id < 0)
-            ofs_log_error("shmem_team_split: no team slot left: all SHMEM_TEAMS_MAX = %d slots "
+            ofs_log_error("%s: no team slot left: all SHMEM_TEAMS_MAX = %d slots "
                           "(SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included) are in use on some "
                           "PE of the parent team; destroy teams or raise SHMEM_TEAMS_MAX",
-                          pool.nslots);
+                          r, pool.nslots);
         else if (parent->my_pe == 0)
-            ofs_log_error("shmem_team_split: SHMEM_TEAM_NUM_CONTEXTS = %d contexts could not "
+            ofs_log_error("%s: SHMEM_TEAM_NUM_CONTEXTS = %d contexts could not "
                           "be opened on some PE of the new team (transport resources)",
-                          nctx);
+                          r, nctx);
         comm_ctx_pool_close(ctx_pool);
         *err_p = 1;
         return NULL;
@@ -499,13 +499,13 @@ static struct coll_team *team_create(struct coll_team *parent, const int *pidx, 
     t = ofs_htab_alloc(&coll_teams);
     members = malloc((size_t)n * sizeof(int));
     if (!t || !members)
-        ofs_fatal(1, "shmem_team_split: out of host memory");
+        ofs_fatal(1, "%s: out of host memory", r);
     for (int i = 0; i < n; i++)
         members[i] = coll_grp_pe(pg, pidx[i]);
     list_shape(members, n, &start, &stride);
     pthread_mutex_lock(&pool.lock);
     if (team_setup(t, id, members, start, stride, n, me, mask, nctx, parent) != OFS_OK)
-        ofs_fatal(1, "shmem_team_split: out of host memory");
+        ofs_fatal(1, "%s: out of host memory", r);
     pthread_mutex_unlock(&pool.lock);
     comm_ctx_pool_bind(ctx_pool, t);
     ((struct coll_tpriv *)t->priv)->ctx_pool = ctx_pool;
@@ -562,7 +562,8 @@ int coll_team_split_strided(struct coll_team *parent, int start, int stride, int
         for (int i = 0; i < size; i++)
             pidx[i] = start + i * (size > 1 ? stride : 0);
     }
-    *new_p = team_create(parent, pidx, valid ? size : 0, config_mask, num_contexts, 0, &err, &bad);
+    *new_p = team_create("shmem_team_split_strided", parent, pidx, valid ? size : 0, config_mask,
+                         num_contexts, 0, &err, &bad);
     free(pidx);
     if (err == 3)
         ofs_bad_input("shmem_team_split_strided",
@@ -583,7 +584,7 @@ int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xct
     *x_p = *y_p = NULL;
     if (xrange < 1) {
         /* still collective: a PE that passed another xrange waits in the agreement */
-        *x_p = team_create(parent, NULL, 0, 0, 0, args, &err1, &bad);
+        *x_p = team_create("shmem_team_split_2d", parent, NULL, 0, 0, 0, args, &err1, &bad);
         if (err1 == 2)
             ofs_bad_input("shmem_team_split_2d",
                           "xrange = %d: another PE of the parent team passed another value",
@@ -601,7 +602,7 @@ int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xct
     n = 0;
     for (int i = (me / xrange) * xrange; i < N && n < xrange; i++)
         pidx[n++] = i;
-    *x_p = team_create(parent, pidx, n, xmask, xctx, args, &err1, &bad);
+    *x_p = team_create("shmem_team_split_2d", parent, pidx, n, xmask, xctx, args, &err1, &bad);
     if (err1 == 2)
         ofs_bad_input("shmem_team_split_2d",
                       "xrange = %d: another PE of the parent team passed another value", xrange);
@@ -609,7 +610,7 @@ int coll_team_split_2d(struct coll_team *parent, int xrange, long xmask, int xct
     n = 0;
     for (int i = me % xrange; i < N; i += xrange)
         pidx[n++] = i;
-    *y_p = team_create(parent, pidx, n, ymask, yctx, args, &err2, &bad);
+    *y_p = team_create("shmem_team_split_2d", parent, pidx, n, ymask, yctx, args, &err2, &bad);
     free(pidx);
     return err1 || err2;
 }
