@@ -78,6 +78,10 @@ void heap_internal_check(void) OFS_HIDDEN;
 ofs_status_t heap_alloc_init(void *base, size_t len, size_t user_limit) OFS_HIDDEN;
 /* the library's own blocks */
 void *heap_alloc(size_t size, size_t align) OFS_HIDDEN;
+/* A block the library can do without (a check's board, a scratch buffer): NULL, not a
+ * block, if taking it would leave the user less than SHMEM_SYMMETRIC_SIZE in one piece.
+ * Every PE makes the same call in the same heap, so all carve it or none. */
+void *heap_alloc_spare(size_t size, size_t align) OFS_HIDDEN;
 /* the user's: at most user_limit bytes (SHMEM_SYMMETRIC_SIZE) of them live at once */
 void *heap_alloc_user(size_t size, size_t align) OFS_HIDDEN;
 /* Returns OFS_ERR_INVAL if ptr is not a live allocation. */

@@ -49,7 +49,7 @@ size_t coll_fin_heap_need(int nslots)
 
 ofs_status_t coll_fin_init(int nslots)
 {
-    size_t len = fin_blk_len(nslots), ufree, ularge;
+    size_t len = fin_blk_len(nslots);
     uint64_t *blk;
 
     coll_fin.nslots = nslots;
@@ -60,14 +60,7 @@ ofs_status_t coll_fin_init(int nslots)
      * with SHMEM_FINALIZE_WATCH=0, so that PEs disagreeing on it keep alike heaps; never
      * at the expense of the user's SHMEM_SYMMETRIC_SIZE (then the watch is off on every
      * PE, and the numbers are kept in private memory) */
-    blk = heap_alloc(len, 64);
-    if (blk) {
-        heap_user_free(&ufree, &ularge);
-        if (ularge < (size_t)ofs_g.params.SYMMETRIC_SIZE) {
-            heap_free(blk);
-            blk = NULL;
-        }
-    }
+    blk = heap_alloc_spare(len, 64);
     fin_blk = blk;
     if (blk && ofs_g.params.FINALIZE_WATCH) {
         coll_fin.cnt = blk;

@@ -301,16 +301,7 @@ ofs_status_t coll_init(void)
         return st;
     /* every PE makes the same allocations in the same heap: all carve it or none; never
      * at the expense of the user's SHMEM_SYMMETRIC_SIZE */
-    pool.world_rs = heap_alloc(COLL_WORLD_RSCRATCH, 64);
-    if (pool.world_rs) {
-        size_t ufree, ularge;
-
-        heap_user_free(&ufree, &ularge);
-        if (ularge < (size_t)ofs_g.params.SYMMETRIC_SIZE) {
-            heap_free(pool.world_rs);
-            pool.world_rs = NULL;
-        }
-    }
+    pool.world_rs = heap_alloc_spare(COLL_WORLD_RSCRATCH, 64);
 
     st = team_setup(&shmem_internal_team_world, COLL_SLOT_WORLD, NULL, 0, 1, n, ofs_g.my_pe, 0, 0,
                     NULL);

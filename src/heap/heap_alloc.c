@@ -283,6 +283,23 @@ void *heap_alloc(size_t size, size_t align)
     return p;
 }
 
+void *heap_alloc_spare(size_t size, size_t align)
+{
+    size_t ufree, ularge;
+
+    pthread_mutex_lock(&heap_main_lock);
+    void *p = heap_allocator_alloc(heap_main, size, align);
+    if (p) {
+        heap_allocator_user_free(heap_main, &ufree, &ularge);
+        if (ularge < heap_main->user_limit) {
+            heap_allocator_free(heap_main, p);
+            p = NULL;
+        }
+    }
+    pthread_mutex_unlock(&heap_main_lock);
+    return p;
+}
+
 void *heap_alloc_user(size_t size, size_t align)
 {
     pthread_mutex_lock(&heap_main_lock);
