@@ -36,8 +36,9 @@ call before
 .BR shmem_init (3)
 print one line naming the routine, the argument and its value, and end the job with a
 nonzero status.  A count of zero is accepted with any pointer, NULL included: nothing is
-accessed (a put-with-signal still updates the signal).  With SHMEM_DEBUG set, overlapping source and destination on the calling PE
-and misaligned atomic targets are reported too.
+accessed (a put-with-signal still updates the signal).  A transfer from a PE to itself
+whose source and destination partly overlap, and an atomic whose target is not aligned to
+its type, are reported the same way.
 .SH NOTES
 $6
 Every routine shmem_X is also available as pshmem_X (declared in <pshmem.h>) for

@@ -1,7 +1,8 @@
 /*
  * api.h: what the generated typed entry points (src/api/gen_*.c) call.  Argument
- * checks wrap ofs_check.h (compiled out by --disable-error-checking); the costlier
- * ones (overlap, alignment) run only when SHMEM_DEBUG is set.  The point-to-point
+ * checks wrap ofs_check.h (compiled out by --disable-error-checking).  Overlap (a
+ * transfer to this PE itself) and an atomic's alignment cost a compare inline and are
+ * always on; the costlier block check of collectives runs only when SHMEM_DEBUG is set.  The point-to-point
  * synchronization loops live in sync.c.
  */
 #ifndef OFS_API_IMPL_H
@@ -34,8 +35,8 @@ static inline enum comm_dtype api_dt(int kind, size_t size)
     return size == 4 ? COMM_DT_U32 : COMM_DT_U64;
 }
 
-/* SHMEM_DEBUG checks (out of line: they are cold). */
-void api_debug_rma(const char *routine, const void *remote, const void *local, size_t len, int pe)
+/* Checks of rare cases (out of line: they are cold). */
+void api_debug_rma(const char *routine, const void *dest, const void *source, size_t len, int pe)
     OFS_HIDDEN;
 void api_debug_align(const char *routine, const char *arg, const void *addr, size_t align)
     OFS_HIDDEN;
@@ -85,7 +86,7 @@ OFS_CHECK_INLINE int api_chk_put(const char *r, struct comm_ctx *ctx, const void
     seg = ofs_check_sym_seg(r, "dest", dest, len, off_p);
     ofs_check_nonnull(r, "source", src, len);
 #ifdef OFS_ERROR_CHECKING
-    if (OFS_UNLIKELY(OFS_DEBUG_ON))
+    if (OFS_UNLIKELY(pe == ofs_g.my_pe))
         api_debug_rma(r, dest, src, len, pe);
 #endif
     return seg;
@@ -101,8 +102,8 @@ OFS_CHECK_INLINE int api_chk_get(const char *r, struct comm_ctx *ctx, const void
     seg = ofs_check_sym_seg(r, "source", src, len, off_p);
     ofs_check_nonnull(r, "dest", dest, len);
 #ifdef OFS_ERROR_CHECKING
-    if (OFS_UNLIKELY(OFS_DEBUG_ON))
-        api_debug_rma(r, src, dest, len, pe);
+    if (OFS_UNLIKELY(pe == ofs_g.my_pe))
+        api_debug_rma(r, dest, src, len, pe);
 #endif
     return seg;
 }
@@ -206,7 +207,7 @@ OFS_CHECK_INLINE void api_chk_put_signal(const char *r, struct comm_ctx *ctx, co
     ofs_check_nonnull(r, "source", src, len);
     ofs_check_sym(r, "sig_addr", sig_addr, sizeof(uint64_t));
 #ifdef OFS_ERROR_CHECKING
-    if (OFS_UNLIKELY(OFS_DEBUG_ON))
+    if (OFS_UNLIKELY(pe == ofs_g.my_pe))
         api_debug_rma(r, dest, src, len, pe);
     if (OFS_UNLIKELY(sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD))
         api_bad_sig_op(r, sig_op);
@@ -236,7 +237,7 @@ OFS_CHECK_INLINE int api_chk_amo(const char *r, struct comm_ctx *ctx, const void
     ofs_check_pe(r, pe);
     seg = ofs_check_sym_seg(r, "dest", dest, size, off_p);
 #ifdef OFS_ERROR_CHECKING
-    if (OFS_UNLIKELY(OFS_DEBUG_ON))
+    if (OFS_UNLIKELY((uintptr_t)dest & (size - 1)))
         api_debug_align(r, "dest", dest, size);
 #endif
     return seg;

@@ -260,14 +260,14 @@ void api_bad_stride(const char *routine, const char *arg, ptrdiff_t stride)
     ofs_bad_input(routine, "%s = %td: strides must be at least 1", arg, stride);
 }
 
-/* remote is the symmetric object, local the private one.  A transfer from a PE to
- * itself whose two ranges partly overlap is undefined (spec: no overlap). */
-void api_debug_rma(const char *routine, const void *remote, const void *local, size_t len, int pe)
+/* A transfer from a PE to itself whose two ranges partly overlap is undefined (spec:
+ * no overlap); the same range (a put of a block onto itself) moves nothing and passes. */
+void api_debug_rma(const char *routine, const void *dest, const void *source, size_t len, int pe)
 {
-    const char *a = remote, *b = local;
+    const char *a = dest, *b = source;
     if (pe == ofs_g.my_pe && len && a != b && a < b + len && b < a + len)
-        ofs_bad_input(routine, "dest and source overlap (%p and %p, %zu bytes) on PE %d", remote,
-                      local, len, pe);
+        ofs_bad_input(routine, "dest and source overlap (%p and %p, %zu bytes) on PE %d", dest,
+                      source, len, pe);
 }
 
 /* A collective's dest that starts in a shmem_malloc block must end in it: the segment

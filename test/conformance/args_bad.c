@@ -104,7 +104,15 @@ int main(int argc, char **argv)
         shmem_barrier_all();
         if (me == npes - 1)
             shmem_clear_lock(&lock);
-    } else {
+    } else if (!strcmp(c, "put_self_overlap")) /* to itself, ranges partly overlapping */
+        shmem_long_put(dest + 1, dest, 4, me);
+    else if (!strcmp(c, "get_self_overlap"))
+        shmem_long_get_nbi(dest, dest + 2, 4, me);
+    else if (!strcmp(c, "amo_misaligned")) /* an 8-byte atomic at a 4-byte offset */
+        shmem_long_atomic_add((long *)((char *)dest + 4), 1, right);
+    else if (!strcmp(c, "amo_misaligned_fetch"))
+        (void)shmem_int_atomic_fetch_inc((int *)((char *)idest + 2), right);
+    else {
         printf("unknown case %s\n", c);
         return 2;
     }
