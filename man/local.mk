@@ -14,7 +14,7 @@ API_MAN_PAGES = shmem_put shmem_get shmem_p shmem_g shmem_iput shmem_iget shmem_
 	shmem_atomic_compare_swap shmem_atomic_swap shmem_atomic_and shmem_fadd \
 	shmem_wait_until shmem_wait_until_all shmem_malloc shmem_init shmem_quiet \
 	shmem_sum_inscan shmem_ctx_session_start shmem_signal_add shmem_pe_quiet \
-	shmem_query_initialized shmem_team_ptr
+	shmem_query_initialized shmem_team_ptr shmem_udcflush
 API_MAN3 = $(API_MAN_PAGES:%=man/man3/%.3)
 COLL_MAN_PAGES = shmem_broadcast shmem_collect shmem_alltoall shmem_sum_reduce
 NBC_MAN_PAGES = shmemx_broadcast_nb shmemx_collect_nb shmemx_alltoall_nb shmemx_sum_reduce_nb \

@@ -721,6 +721,23 @@ PEs listed in
 shmem_pe_quiet(pes, 2);',
 `.BR shmem_quiet (3)', `')')
 
+m4_define(`PAGE_shmem_udcflush', `MAN_PAGE(`shmem_udcflush',
+`MU_CACHE',
+`cache management (deprecated)',
+`Kept for programs written for machines whose data caches were not coherent with remote
+updates: shmem_set_cache_inv and shmem_set_cache_line_inv turned automatic invalidation on
+(for the whole cache or the line holding
+.IR dest ),
+shmem_clear_cache_inv and shmem_clear_cache_line_inv turned it off, shmem_udcflush and
+shmem_udcflush_line made the whole cache or one line coherent.',
+`None.',
+`Deprecated since OpenSHMEM 1.3 and still required by 1.5 and 1.6.  The caches of every
+machine ofishmem runs on are coherent, so these routines do nothing, as the specification
+allows; they may be called at any time, also before
+.BR shmem_init (3).',
+`shmem_udcflush();',
+`.BR shmem_quiet (3), shmem_wait_until (3)', `')')
+
 m4_define(`PAGE_shmem_query_initialized', `MAN_PAGE(`shmem_query_initialized',
 `MD_DECL(`int', `query_initialized', `int *initialized')',
 `ask whether the library is initialized (OpenSHMEM 1.6)',

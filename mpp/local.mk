@@ -4,6 +4,9 @@ MPPX_M4 = $(srcdir)/mpp/shmemx_nbc.m4 $(srcdir)/mpp/shmemx_msg.m4 $(srcdir)/mpp/
 MPP_M4 = $(srcdir)/mpp/shmem_types.m4 $(srcdir)/mpp/shmem_api.m4 $(srcdir)/mpp/shmem_untyped.m4
 OFS_MPP_HDRS = mpp/shmem.h mpp/pshmem.h mpp/shmemx.h
 nodist_include_HEADERS += $(OFS_MPP_HDRS)
+# #include <mpp/shmem.h> (and shmemx.h, pshmem.h): one-line headers that include ours
+mppincludedir = $(includedir)/mpp
+dist_mppinclude_HEADERS = mpp/compat/mpp/shmem.h mpp/compat/mpp/shmemx.h mpp/compat/mpp/pshmem.h
 BUILT_SOURCES += $(OFS_MPP_HDRS)
 CLEANFILES += $(OFS_MPP_HDRS)
 EXTRA_DIST += mpp/shmem_types.m4 mpp/shmem_api.m4 mpp/shmem_untyped.m4 mpp/shmem.h.m4 \

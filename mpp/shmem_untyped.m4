@@ -76,6 +76,15 @@ MD_DECLR(`void', `shfree', `void *ptr')m4_dnl
 MD_DECLR(`void *', `shrealloc', `void *ptr, size_t size')m4_dnl
 MD_DECLR(`void *', `shmemalign', `size_t alignment, size_t size')m4_dnl
 ')
+# cache management: deprecated since 1.3, still required (1.5/1.6 Annex: "Current")
+m4_define(`MU_CACHE', `m4_dnl
+MD_DECL(`void', `clear_cache_inv', `void')m4_dnl
+MD_DECL(`void', `set_cache_inv', `void')m4_dnl
+MD_DECL(`void', `clear_cache_line_inv', `void *dest')m4_dnl
+MD_DECL(`void', `set_cache_line_inv', `void *dest')m4_dnl
+MD_DECL(`void', `udcflush', `void')m4_dnl
+MD_DECL(`void', `udcflush_line', `void *dest')m4_dnl
+')
 # OpenSHMEM 1.6 routines that cost nothing here
 m4_define(`MU_V16', `m4_dnl
 MD_DECL(`void', `signal_add', `uint64_t *sig_addr, uint64_t signal, int pe')m4_dnl
@@ -89,5 +98,5 @@ MD_DECL(`void *', `team_ptr', `shmem_team_t team, const void *dest, int pe')m4_d
 MD_DECL(`void', `ctx_session_start', `shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, long config_mask')m4_dnl
 MD_DECL(`void', `ctx_session_stop', `shmem_ctx_t ctx')m4_dnl
 ')
-m4_define(`MF_UNTYPED', `MU_SETUP`'MU_MEM`'MU_BARRIER`'MU_ORDER`'MU_TEAMS`'MU_SIGNAL`'MU_WAITDEPR`'MU_DEPR`'MU_V16`'')
+m4_define(`MF_UNTYPED', `MU_SETUP`'MU_MEM`'MU_BARRIER`'MU_ORDER`'MU_TEAMS`'MU_SIGNAL`'MU_WAITDEPR`'MU_DEPR`'MU_CACHE`'MU_V16`'')
 m4_divert(0)m4_dnl

@@ -174,6 +174,42 @@ OFS_API int p_num_pes(void)
 }
 OFS_WEAK_ALIAS(_num_pes)
 
+/* Cache management (deprecated since OpenSHMEM 1.3, still in the 1.5 and 1.6 Annex as
+ * supported): kept for SGI-era programs.  Every machine ofishmem runs on keeps its caches
+ * coherent, and the specification allows these to be no-ops. */
+OFS_API void pshmem_clear_cache_inv(void)
+{
+}
+OFS_WEAK_ALIAS(shmem_clear_cache_inv)
+
+OFS_API void pshmem_set_cache_inv(void)
+{
+}
+OFS_WEAK_ALIAS(shmem_set_cache_inv)
+
+OFS_API void pshmem_clear_cache_line_inv(void *dest)
+{
+    (void)dest;
+}
+OFS_WEAK_ALIAS(shmem_clear_cache_line_inv)
+
+OFS_API void pshmem_set_cache_line_inv(void *dest)
+{
+    (void)dest;
+}
+OFS_WEAK_ALIAS(shmem_set_cache_line_inv)
+
+OFS_API void pshmem_udcflush(void)
+{
+}
+OFS_WEAK_ALIAS(shmem_udcflush)
+
+OFS_API void pshmem_udcflush_line(void *dest)
+{
+    (void)dest;
+}
+OFS_WEAK_ALIAS(shmem_udcflush_line)
+
 OFS_API void pshmem_ctx_quiet(shmem_ctx_t ctx)
 {
     ofs_check_init("shmem_ctx_quiet");

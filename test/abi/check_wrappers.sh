@@ -53,6 +53,18 @@ cat >"$t/v.c" <<'EOC'
 int main(void) { return strncmp(SHMEM_VENDOR_STRING, "ofishmem " OFISHMEM_VERSION_STRING, SHMEM_MAX_NAME_LEN) != 0; }
 EOC
 cc -Impp -o "$t/v" "$t/v.c" && "$t/v" || bad "vendor/version macros of shmem.h"
+# <mpp/shmem.h>, <mpp/shmemx.h>, <mpp/pshmem.h> (the SGI header directory the spec still
+# requires) in the installed layout: include/shmem.h and include/mpp/shmem.h
+src=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$t/inc/mpp"
+cp mpp/shmem.h mpp/shmemx.h mpp/pshmem.h "$t/inc/" && cp "$src"/mpp/compat/mpp/*.h "$t/inc/mpp/"
+cat >"$t/m.c" <<'EOC'
+#include <mpp/shmem.h>
+#include <mpp/shmemx.h>
+#include <mpp/pshmem.h>
+int main(void) { shmem_udcflush(); pshmem_udcflush(); return SHMEM_MAJOR_VERSION != 1; }
+EOC
+cc -I"$t/inc" -c -o "$t/m.o" "$t/m.c" || bad "#include <mpp/shmem.h> in the installed layout"
 # oshrun without any launcher: exit 127, each launcher tried named once
 PATH=/nonexistent /bin/sh "$w/oshrun" -n 1 true 2>"$t/err"
 [ $? -eq 127 ] || bad "oshrun without a launcher: exit status"

@@ -1,0 +1,4 @@
+/* <mpp/pshmem.h>: the SGI SHMEM header directory, deprecated since OpenSHMEM 1.1 and still
+ * required by 1.5 and 1.6 ("implementations must provide all OpenSHMEM-specified header
+ * files from the mpp header directory").  Installed as $(includedir)/mpp/pshmem.h. */
+#include "../pshmem.h"
