@@ -29,6 +29,22 @@
 
 enum nbc_cls { NBC_C_READY, NBC_C_DATA, NBC_C_SYNC, NBC_C_RED, NBC_NCLS };
 
+/* A signal adds 1 to the low NBC_CNT_BITS of its counter (the count the waits compare with
+ * their targets) and its request's hash (the h of its nbc_sched: 24 bits of its number on the
+ * team and what it is) to the high bits.  The receiver knows the sum its own requests
+ * predict at each count (nbc_expect): a member that posted the team's requests in another
+ * order, or another collective, is named (nbc_verify) instead of a hang or a silent mix,
+ * at no cost in messages. */
+#define NBC_CNT_BITS 40
+#define NBC_CNT(v) ((v) & ((1ULL << NBC_CNT_BITS) - 1))
+#define NBC_HSUM(v) ((uint32_t)((v) >> NBC_CNT_BITS) & 0xffffffu)
+#define NBC_SIG_ADD(h) (1 + ((uint64_t)(h) << NBC_CNT_BITS))
+#define NBC_XHIST 64 /* counts remembered per counter (nbc_team.xhist) */
+/* Signals of one member's consecutive requests may land out of order (the fabric orders
+ * nothing without a fence): a sum that disagrees counts only once it disagreed this long,
+ * where a late signal would have put it right (a mismatch never comes right again). */
+#define NBC_XBAD_NS 50000000ULL
+
 enum nbc_op_kind {
     NBC_OP_SIG,    /* signal class cls on member peer */
     NBC_OP_WAIT,   /* counter (cls, peer) reaches target */
@@ -95,6 +111,16 @@ struct nbc_team {
     uint64_t *ecur;  /* by member: the unit of its landing area where my next block goes */
     uint64_t *eunit; /* by member, NBC_EAGER_UNITS each: 1 + my block last put in that unit */
     uint64_t nred;   /* small reductions through the reduction landing area (nbc_rland) */
+    /* the order check (NBC_CNT_BITS): requests of the schedules posted on the team, the
+     * hash of the one being built, then per (class, member): signals expected so far, the
+     * sum of their hashes, and the last NBC_XHIST (count << 24 | sum) */
+    uint64_t nsched;
+    uint32_t hcur;
+    unsigned idle; /* passes that moved nothing on the team (a scan every 16) */
+    uint64_t *xcnt;
+    uint32_t *xsum;
+    uint64_t *xhist;
+    uint64_t *xbad; /* per (class, member): since when its sum disagrees (ns; 0: it agrees) */
     /* the same-node fast path (nbc_shm.c): its requests, in posting order, apart from the
      * schedules' (they share no memory and complete in their own order) */
     struct coll_nbc_req *fhead, *ftail;
@@ -113,10 +139,12 @@ struct nbc_sched {
     uint32_t *deps;
     uint32_t ndeps, dcap;
     uint32_t first; /* ops before it all completed */
+    uint32_t h;     /* its hash: what its signals add above NBC_CNT_BITS */
     size_t bytes;   /* data the schedule moves or folds (the engine thread's kick) */
     void *tmp;      /* private buffers of the request (from nbc_tmp_get) */
     size_t tmp_len;
-    size_t mem; /* bytes held (SHMEM_NBC_MEM_MAX) */
+    size_t mem;   /* bytes held (SHMEM_NBC_MEM_MAX) */
+    uint64_t sig; /* what it is (nbc_sig_of), for the order check's message */
 };
 
 #define NBC_REQ_LIVE 0x6f6e6263u /* "onbc" */
@@ -159,6 +187,9 @@ int nbc_add(struct nbc_sched *s, const struct nbc_op *op, int ndep, const int *d
  * wait also waits for the answers owed to earlier eager puts). */
 int nbc_add_wait(struct nbc_sched *s, struct nbc_team *nt, int cls, int peer, int ndep,
                  const int *deps) OFS_HIDDEN;
+/* One more signal of class cls from member peer expected, in the request being built
+ * (nt->hcur); every count a wait's target passes over is expected once, in posting order. */
+void nbc_expect(struct nbc_team *nt, int cls, int peer) OFS_HIDDEN;
 /* Fill the schedule of a request; OFS_ERR_NOMEM when host memory is short. */
 ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a) OFS_HIDDEN;
 
@@ -233,6 +264,10 @@ void nbc_shm_fini(void) OFS_HIDDEN;
 /* the team's fast state (nt->fring), at its first post; 0 when it has no ring */
 int nbc_shm_team(struct nbc_team *nt) OFS_HIDDEN;
 void nbc_shm_team_free(struct nbc_team *nt) OFS_HIDDEN;
+/* what a request is, the same on every member that posted the same call (kind, root,
+ * block bytes, operator, type), and its description for a message */
+uint64_t nbc_sig_of(const struct coll_nbc_args *a) OFS_HIDDEN;
+void nbc_sig_describe(char *buf, size_t len, uint64_t sig) OFS_HIDDEN;
 /* a (the same on every member) qualifies */
 int nbc_shm_fits(struct nbc_team *nt, const struct coll_nbc_args *a) OFS_HIDDEN;
 /* under the engine's lock: publish my part of q (waiting for my entry to be free,

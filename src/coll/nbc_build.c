@@ -94,6 +94,15 @@ int nbc_add(struct nbc_sched *s, const struct nbc_op *op, int ndep, const int *d
     return (int)s->nops++;
 }
 
+void nbc_expect(struct nbc_team *nt, int cls, int peer)
+{
+    size_t i = (size_t)cls * (size_t)nt->team->size + (size_t)peer;
+    uint64_t c = ++nt->xcnt[i];
+
+    nt->xsum[i] = (nt->xsum[i] + nt->hcur) & 0xffffffu;
+    nt->xhist[i * NBC_XHIST + c % NBC_XHIST] = c << 24 | nt->xsum[i];
+}
+
 int nbc_add_wait(struct nbc_sched *s, struct nbc_team *nt, int cls, int peer, int ndep,
                  const int *deps)
 {
@@ -105,6 +114,7 @@ int nbc_add_wait(struct nbc_sched *s, struct nbc_team *nt, int cls, int peer, in
         nt->owed[peer] = 0;
     }
     op.target = ++*seen;
+    nbc_expect(nt, cls, peer); /* (the owed answers were expected with their puts) */
     return nbc_add(s, &op, ndep, deps);
 }
 
@@ -188,8 +198,10 @@ static int eager_put(struct nbc_sched *s, struct nbc_team *nt, int j, const void
         units[i] = nt->esent[j] + 1;
     nt->esent[j]++;
     p = nbc_add(s, &op, 1, &wt);
-    if (p >= 0)
+    if (p >= 0) {
         nt->owed[j]++;
+        nbc_expect(nt, NBC_C_DATA, j); /* its answer: j's request of this number */
+    }
     return p;
 }
 
@@ -523,6 +535,16 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     if (!want || !idx)
         goto nomem;
     memset(want, 0, (size_t)n);
+    {
+        /* the request's hash: its number among the team's schedules and what it is
+         * (a finalizer of splitmix64), never 0 */
+        uint64_t x = ++nt->nsched * 0x9e3779b97f4a7c15ULL ^ (s->sig = nbc_sig_of(a));
+        x = (x ^ x >> 30) * 0xbf58476d1ce4e5b9ULL;
+        x = (x ^ x >> 27) * 0x94d049bb133111ebULL;
+        x ^= x >> 31;
+        nt->hcur = (uint32_t)(x >> 40) | 1;
+        s->h = nt->hcur;
+    }
     eager = nbc_eager_len() && len <= nbc_eager_len() &&
             (!coll_cfg.fast_signal || len <= NBC_EAGER_SHM_MAX);
     switch (a->kind) {

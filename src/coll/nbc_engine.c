@@ -200,6 +200,10 @@ static void team_state_free(int slot)
         }
     free(nt->seen);
     free(nt->owed);
+    free(nt->xcnt);
+    free(nt->xsum);
+    free(nt->xhist);
+    free(nt->xbad);
     nbc_shm_team_free(nt);
     free(nt);
     eng.teams[slot] = NULL;
@@ -298,18 +302,70 @@ static void nbc_signal(struct nbc_team *nt, int cls, int peer, const void *dst, 
     uint64_t *f = counter(t->id, cls, t->my_pe);
     int pe = coll_team_world_pe(t, peer);
 
+    /* the running request's: signals are sent by the head of the team's queue alone */
+    uint64_t v = NBC_SIG_ADD(nt->head->s.h);
+
     if (coll_cfg.fast_signal && eng.pbase[pe] && eng.pbell[pe] && (!len || eng.pland[pe])) {
         /* the data (always a landing slot), then the count, then the bell */
         if (len)
             memcpy(eng.pland[pe] + ((const char *)dst - eng.land), src, len);
-        __atomic_fetch_add((uint64_t *)(eng.pbase[pe] + ((char *)f - eng.base)), 1,
+        __atomic_fetch_add((uint64_t *)(eng.pbase[pe] + ((char *)f - eng.base)), v,
                            __ATOMIC_SEQ_CST);
         nbc_bell_ring(eng.pbell[pe]);
         return;
     }
     if (!len)
         dst = f, src = f;
-    comm_put_signal(eng.ctx, (void *)dst, src, len, f, 1, COMM_SIG_ADD | COMM_SIG_COLL, pe, 0);
+    comm_put_signal(eng.ctx, (void *)dst, src, len, f, v, COMM_SIG_ADD | COMM_SIG_COLL, pe, 0);
+}
+
+/* v, the counter of class cls from member peer, holds the sum this PE's requests predict
+ * at its count (when that count is among the last NBC_XHIST expected), else the job ends:
+ * the member posted another collective at some point of the team's order (undefined in
+ * the draft; it would hang, or mix two requests' data, without a word) */
+static void nbc_verify(struct nbc_team *nt, int cls, int peer, uint64_t v)
+{
+    size_t i = (size_t)cls * (size_t)nt->team->size + (size_t)peer;
+    uint64_t c = NBC_CNT(v), e, now;
+    static const char *const cname[NBC_NCLS] = { "READY", "DATA", "SYNC", "RED" };
+    char d[96] = "none";
+
+    if (OFS_LIKELY(!c))
+        return;
+    e = nt->xhist[i * NBC_XHIST + c % NBC_XHIST];
+    if (OFS_LIKELY(e >> 24 != c)) /* not among the counts remembered */
+        return;
+    if (OFS_LIKELY((e & 0xffffffu) == NBC_HSUM(v))) {
+        nt->xbad[i] = 0;
+        return;
+    }
+    now = ofs_clock_ns();
+    if (!nt->xbad[i] || now - nt->xbad[i] < NBC_XBAD_NS) {
+        if (!nt->xbad[i])
+            nt->xbad[i] = now;
+        return;
+    }
+    if (nt->head)
+        nbc_sig_describe(d, sizeof(d), nt->head->s.sig);
+    ofs_bad_input(nt->head ? nt->head->routine : "shmemx_req_wait",
+                  "PE %d of the team posted different non-blocking collectives on this team "
+                  "than this PE, or in another order (its %s signal %llu belongs to another "
+                  "request than the one this PE expects it from; this PE's running request: "
+                  "%s): every PE must post a team's requests in the same order with the same "
+                  "arguments",
+                  coll_team_world_pe(nt->team, peer), cname[cls], (unsigned long long)c, d);
+}
+
+/* every counter of the team against what its requests predict (a wait that makes no
+ * progress may wait for a signal that a member's mismatched order never sends, while a
+ * signal of that member sits on another counter) */
+static void nbc_scan(struct nbc_team *nt)
+{
+    for (int cls = 0; cls < NBC_NCLS; cls++)
+        for (int j = 0; j < nt->team->size; j++)
+            if (j != nt->team->my_pe)
+                nbc_verify(nt, cls, j,
+                           __atomic_load_n(counter(nt->team->id, cls, j), __ATOMIC_ACQUIRE));
 }
 
 /* Run op if it can complete now; 1 when it completed. */
@@ -321,8 +377,11 @@ static int op_run(struct nbc_team *nt, struct nbc_op *op)
 
     switch (op->kind) {
     case NBC_OP_SIG: nbc_signal(nt, op->cls, op->peer, NULL, NULL, 0); return 1;
-    case NBC_OP_WAIT:
-        return __atomic_load_n(counter(t->id, op->cls, op->peer), __ATOMIC_ACQUIRE) >= op->target;
+    case NBC_OP_WAIT: {
+        uint64_t v = __atomic_load_n(counter(t->id, op->cls, op->peer), __ATOMIC_ACQUIRE);
+        nbc_verify(nt, op->cls, op->peer, v);
+        return NBC_CNT(v) >= op->target;
+    }
     case NBC_OP_PUT:
         if (op->len)
             comm_put(eng.ctx, op->dst, op->src, op->len, pe);
@@ -502,20 +561,25 @@ static int engine_pass(void)
 
     while ((nt = *pp) != NULL) {
         struct coll_nbc_req *q;
+        int tm = 0;
 
         if (nt->fhead && nbc_shm_advance(nt))
             moved = 1;
         while ((q = nt->head) != NULL) {
-            if (!sched_pass(nt, &q->s, &moved))
+            if (!sched_pass(nt, &q->s, &tm)) {
+                if (!tm && ++nt->idle % 16 == 0)
+                    nbc_scan(nt);
                 break;
+            }
             sched_release(&q->s);
             nt->head = q->next;
             if (!nt->head)
                 nt->tail = NULL;
             q->next = NULL;
-            moved = 1;
+            tm = 1;
             nbc_req_complete(q, 1);
         }
+        moved |= tm;
         if (!nt->head && !nt->fhead) {
             *pp = nt->anext;
             nt->anext = NULL;
@@ -557,9 +621,17 @@ static struct nbc_team *team_state(struct coll_team *team)
         return NULL;
     nt->seen = calloc((size_t)NBC_NCLS * (size_t)team->size, sizeof(uint64_t));
     nt->owed = calloc((4 + NBC_EAGER_UNITS) * (size_t)team->size, sizeof(uint64_t));
-    if (!nt->seen || !nt->owed) {
+    nt->xcnt = calloc((size_t)NBC_NCLS * (size_t)team->size, sizeof(uint64_t));
+    nt->xsum = calloc((size_t)NBC_NCLS * (size_t)team->size, sizeof(uint32_t));
+    nt->xhist = calloc((size_t)NBC_NCLS * (size_t)team->size * NBC_XHIST, sizeof(uint64_t));
+    nt->xbad = calloc((size_t)NBC_NCLS * (size_t)team->size, sizeof(uint64_t));
+    if (!nt->seen || !nt->owed || !nt->xcnt || !nt->xsum || !nt->xhist || !nt->xbad) {
         free(nt->seen);
         free(nt->owed);
+        free(nt->xcnt);
+        free(nt->xsum);
+        free(nt->xhist);
+        free(nt->xbad);
         free(nt);
         return NULL;
     }
@@ -874,7 +946,7 @@ void coll_nbc_team_destroy(struct coll_team *team)
     for (int j = 0; nt && nt->team == team && nt->nreq == 0 && j < team->size; j++) {
         uint64_t *c = counter(team->id, NBC_C_DATA, j);
         uint64_t want = nt->seen[(size_t)NBC_C_DATA * (size_t)team->size + (size_t)j] + nt->owed[j];
-        COMM_WAIT_UNTIL(__atomic_load_n(c, __ATOMIC_ACQUIRE) >= want);
+        COMM_WAIT_UNTIL(NBC_CNT(__atomic_load_n(c, __ATOMIC_ACQUIRE)) >= want);
     }
     /* every member has read my entries of the fast path */
     if (nt && nt->team == team && nt->nreq == 0)

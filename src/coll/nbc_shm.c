@@ -47,6 +47,7 @@ static struct {
     size_t stride;    /* bytes per entry: the sequence word, then the data */
     size_t cap;       /* data bytes per entry (SHMEM_NBC_SHM / NBC_SHM_PIECES) */
     size_t limit;     /* largest contribution that takes the fast path */
+    size_t blimit;    /* the same for a broadcast */
     int nslots;
 } shm;
 
@@ -80,12 +81,15 @@ ofs_status_t nbc_shm_init(void)
     if (!nbc_shm_shape() || !coll_cfg.fast_signal)
         return OFS_OK; /* the same on every PE: nobody allocates */
     /* Up to NBC_SHM_PIECES entries when the node's PEs outnumber its CPUs: the ring lets a
-     * member run ahead of descheduled ones.  With a CPU per PE, the engine's paths (a get
-     * of the source the owner left in place, one copy after a cheap handshake) measured
-     * faster from 512 bytes: there only up to 1/32 of it (128 bytes by default), as the
-     * blocking inline collectives.  The same on every member: they are all on this node. */
-    shm.limit = ofs_g.oversubscribed ? shm.cap * NBC_SHM_PIECES
-                                     : (size_t)ofs_g.params.NBC_SHM / 32 & ~(size_t)7;
+     * member run ahead of descheduled ones.  With a CPU per PE, one entry at most: from
+     * two, the copies through the ring measured slower than the engine's paths (a get of
+     * the source its owner left in place).  A broadcast there only up to 1/32 of
+     * SHMEM_NBC_SHM (128 bytes by default), as the blocking inline collectives: above it
+     * the engine's eager broadcast (its root runs ahead by landing units, its members
+     * answer) measured faster than the ring's.  The same on every member: they are all on
+     * this node. */
+    shm.limit = ofs_g.oversubscribed ? shm.cap * NBC_SHM_PIECES : shm.cap;
+    shm.blimit = ofs_g.oversubscribed ? shm.limit : (size_t)ofs_g.params.NBC_SHM / 32 & ~(size_t)7;
     len = nbc_shm_shape();
     shm.base = heap_alloc(len, 64); /* fresh heap blocks are zero */
     if (!shm.base) {
@@ -167,7 +171,7 @@ int nbc_shm_fits(struct nbc_team *nt, const struct coll_nbc_args *a)
     if (a->kind == COLL_NBC_COLLECT) /* lengths differ by member: no common decision */
         return 0;
     /* nelems x es x n was checked against overflow by the API */
-    return contribution(a, nt->team->size) <= shm.limit;
+    return contribution(a, nt->team->size) <= (a->kind == COLL_NBC_BCAST ? shm.blimit : shm.limit);
 }
 
 static uint64_t *done_word(char *ring)
@@ -195,9 +199,11 @@ static uint64_t *entry_sig(char *ring, uint64_t s, uint32_t depth)
 
 /* what a request is, the same on every member that posted the same call: the kind (+1:
  * never 0), the operation, the type, exclusive, the root (broadcast) and the block's bytes */
-static uint64_t sig_of(const struct coll_nbc_args *a)
+uint64_t nbc_sig_of(const struct coll_nbc_args *a)
 {
-    uint64_t len = (uint64_t)(a->nelems * a->es) & ((1ULL << 23) - 1);
+    /* a collect's members give blocks of their own lengths */
+    uint64_t len =
+        a->kind == COLL_NBC_COLLECT ? 0 : (uint64_t)(a->nelems * a->es) & ((1ULL << 23) - 1);
     int red = a->kind == COLL_NBC_REDUCE || a->kind == COLL_NBC_SCAN;
 
     return (uint64_t)(a->kind + 1) | (uint64_t)(red ? a->op & 0xff : 0) << 4 |
@@ -215,12 +221,14 @@ static const char *sig_name(uint64_t sig)
     return k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }
 
-static void sig_describe(char *buf, size_t len, uint64_t sig)
+void nbc_sig_describe(char *buf, size_t len, uint64_t sig)
 {
     int n = snprintf(buf, len, "%s of %llu bytes per block", sig_name(sig),
                      (unsigned long long)(sig >> 41));
 
-    if ((sig & 15) == COLL_NBC_BCAST + 1 && n > 0 && (size_t)n < len)
+    if ((sig & 15) == COLL_NBC_COLLECT + 1 && n > 0)
+        snprintf(buf, len, "collect");
+    else if ((sig & 15) == COLL_NBC_BCAST + 1 && n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, " from root %d", (int)(sig >> 21 & 0xfffff));
 }
 
@@ -235,8 +243,8 @@ static void sig_check(struct nbc_team *nt, const struct coll_nbc_req *q, int j)
 
     if (OFS_LIKELY(theirs == q->f.sig))
         return;
-    sig_describe(a, sizeof(a), theirs);
-    sig_describe(b, sizeof(b), q->f.sig);
+    nbc_sig_describe(a, sizeof(a), theirs);
+    nbc_sig_describe(b, sizeof(b), q->f.sig);
     ofs_bad_input(q->routine,
                   "PE %d of the team posted a different non-blocking collective as its "
                   "request %llu on this team (%s) than this PE (%s%s): every PE must post a "
@@ -462,7 +470,7 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     q->f.type = (uint8_t)a->type;
     q->f.exclusive = (uint8_t)a->exclusive;
     q->f.counted = 0;
-    q->f.sig = sig_of(a);
+    q->f.sig = nbc_sig_of(a);
     if (sl > d && nt->ffree < sl - d) {
         /* the ring is full: wait until about half of it is free (a multiple of
          * NBC_SHM_WAKE: the members that pass it ring my bell, nbc_shm_advance), so that a

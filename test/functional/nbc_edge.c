@@ -323,6 +323,31 @@ int main(int argc, char **argv)
         }
         shmemx_req_wait(&r);
         shmemx_req_wait(&copy);
+    } else if (!strcmp(mode, "bad_order_big") || !strcmp(mode, "bad_order_sync")) {
+        /* the same on the engine's schedules (2048 longs: more than the same-node path
+         * takes anywhere): PE 0 posts the two requests in the opposite order to the
+         * others'.  A broadcast and a reduction would mix their data; a sync and a
+         * broadcast wait for each other's signals for ever.  Named by the signals' hashes */
+        static long big[2048], bigd[2048];
+        int sync = !strcmp(mode, "bad_order_sync");
+        for (int k = 0; k < 2; k++) {
+            if ((k == 0) == (me == 0)) {
+                CHECK(shmemx_long_broadcast_nb(SHMEM_TEAM_WORLD, bigd, big, 2048, 0, &r) == 0);
+            } else if (sync) {
+                CHECK(shmemx_team_sync_nb(SHMEM_TEAM_WORLD, &copy) == 0);
+            } else {
+                CHECK(shmemx_long_sum_reduce_nb(SHMEM_TEAM_WORLD, bigd, big, 2048, &copy) == 0);
+            }
+        }
+        shmemx_req_wait(&r);
+        shmemx_req_wait(&copy);
+        /* a mix that completed: the next waits notice the sums (one named error) */
+        for (int k = 0; k < 400; k++) {
+            struct timespec ts = { 0, 1000000 };
+            CHECK(shmemx_long_broadcast_nb(SHMEM_TEAM_WORLD, bigd, big, 2048, 0, &r) == 0);
+            shmemx_req_wait(&r);
+            nanosleep(&ts, NULL);
+        }
     } else if (!strcmp(mode, "open_at_finalize")) {
         /* requests never waited for: shmem_finalize names them, completes them (the
          * broadcast still runs on PE 0: PE 1 posts late) and the job ends normally */
