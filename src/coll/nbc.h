@@ -43,7 +43,7 @@ enum nbc_cls { NBC_C_READY, NBC_C_DATA, NBC_C_SYNC, NBC_C_RED, NBC_NCLS };
 /* Signals of one member's consecutive requests may land out of order (the fabric orders
  * nothing without a fence): a sum that disagrees counts only once it disagreed this long,
  * where a late signal would have put it right (a mismatch never comes right again). */
-#define NBC_XBAD_NS 50000000ULL
+#define NBC_XBAD_NS 250000000ULL
 
 enum nbc_op_kind {
     NBC_OP_SIG,    /* signal class cls on member peer */

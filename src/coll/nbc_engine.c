@@ -333,8 +333,13 @@ static void nbc_verify(struct nbc_team *nt, int cls, int peer, uint64_t v)
     if (OFS_LIKELY(!c))
         return;
     e = nt->xhist[i * NBC_XHIST + c % NBC_XHIST];
-    if (OFS_LIKELY(e >> 24 != c)) /* not among the counts remembered */
+    if (OFS_LIKELY(e >> 24 != c)) { /* not among the counts remembered */
+        /* a disagreement seen earlier must last through counts that are checked: a
+         * late signal long ago and another now are not one mismatch */
+        if (OFS_UNLIKELY(nt->xbad[i]))
+            nt->xbad[i] = 0;
         return;
+    }
     if (OFS_LIKELY((e & 0xffffffu) == NBC_HSUM(v))) {
         nt->xbad[i] = 0;
         return;
