@@ -103,6 +103,9 @@ void heap_alloc_fini(void) OFS_HIDDEN;
 
 /* A standalone allocator instance, for unit tests and internal pools. */
 struct heap_allocator;
+/* The alignment of every PE's heap base: len rounded up to a power of two.  shmem_align
+ * pads by offset, so an alignment up to this one is the same offset on every PE. */
+size_t heap_base_align(size_t len) OFS_HIDDEN;
 struct heap_allocator *heap_allocator_create(void *base, size_t len) OFS_HIDDEN;
 void heap_allocator_destroy(struct heap_allocator *a) OFS_HIDDEN;
 void *heap_allocator_alloc(struct heap_allocator *a, size_t size, size_t align) OFS_HIDDEN;

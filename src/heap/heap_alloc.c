@@ -10,6 +10,7 @@
 #include "heap.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ struct heap_block {
 struct heap_allocator {
     char *base;
     size_t len;
+    size_t base_align; /* the largest alignment offsets can honour alike on every PE */
     size_t bytes_free;
     size_t user_limit, user_used;
     struct heap_block *head;
@@ -35,6 +37,15 @@ static struct heap_allocator *heap_main;
 /* heap_main's blocks: a thread's SHMEM_DEBUG check (heap_user_room) may walk them while
  * another thread allocates or frees */
 static pthread_mutex_t heap_main_lock = PTHREAD_MUTEX_INITIALIZER;
+
+size_t heap_base_align(size_t len)
+{
+    size_t a = HEAP_MIN_ALIGN;
+
+    while (a < len && a <= SIZE_MAX / 2)
+        a <<= 1;
+    return a;
+}
 
 struct heap_allocator *heap_allocator_create(void *base, size_t len)
 {
@@ -48,6 +59,10 @@ struct heap_allocator *heap_allocator_create(void *base, size_t len)
     }
     a->base = base;
     a->len = len;
+    a->base_align = heap_base_align(len);
+    /* a base aligned less (a private allocator over malloc'd memory) honours less */
+    while (a->base_align > HEAP_MIN_ALIGN && ((uintptr_t)base & (a->base_align - 1)))
+        a->base_align >>= 1;
     a->bytes_free = len;
     a->user_limit = len;
     b->off = 0;
@@ -114,10 +129,13 @@ static struct heap_block *heap_alloc_block(struct heap_allocator *a, size_t size
         return NULL;
     if (align < HEAP_MIN_ALIGN)
         align = HEAP_MIN_ALIGN;
+    /* Padding is computed from the offset, which is the same on every PE; it aligns the
+     * address only up to the base's alignment, beyond which no offset would be symmetric */
+    if (align > a->base_align)
+        return NULL;
     size = (size + HEAP_MIN_ALIGN - 1) & ~(size_t)(HEAP_MIN_ALIGN - 1);
     for (struct heap_block *b = a->head; b; b = b->next) {
-        uintptr_t addr = (uintptr_t)a->base + b->off;
-        size_t lead = (size_t)(((addr + align - 1) & ~(uintptr_t)(align - 1)) - addr);
+        size_t lead = ((b->off + align - 1) & ~(align - 1)) - b->off;
 
         if (!b->free || b->size < lead || b->size - lead < size)
             continue;

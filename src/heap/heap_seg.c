@@ -322,6 +322,35 @@ static ofs_status_t heap_fit_agree(void)
     return OFS_OK;
 }
 
+/* Maps the heap at an address aligned to heap_base_align(len): mmap alone gives only a
+ * page, and a base whose alignment differs between PEs would give shmem_align(A, ...)
+ * different offsets on different PEs for a large A.  Reserves len + align of address
+ * space (no memory), maps the heap over its aligned part and returns the rest. */
+static void *heap_map_aligned(size_t len, int fd)
+{
+    size_t align = heap_base_align(len);
+    size_t span = len + align;
+    char *r, *a;
+    void *p;
+
+    if (span < len)
+        return MAP_FAILED;
+    r = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (r == MAP_FAILED)
+        return MAP_FAILED;
+    a = (char *)(((uintptr_t)r + align - 1) & ~(uintptr_t)(align - 1));
+    p = mmap(a, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED, fd, 0);
+    if (p == MAP_FAILED) {
+        munmap(r, span);
+        return MAP_FAILED;
+    }
+    if (a > r)
+        munmap(r, (size_t)(a - r));
+    if (r + span > a + len)
+        munmap(a + len, (size_t)(r + span - (a + len)));
+    return p;
+}
+
 static ofs_status_t heap_create_heap(void)
 {
     struct heap_seg *sg = &heap_g.seg[HEAP_SEG_HEAP];
@@ -342,7 +371,7 @@ static ofs_status_t heap_create_heap(void)
     st = heap_obj_create(HEAP_SEG_HEAP, len, sg->name, sizeof(sg->name), &sg->fd);
     if (st != OFS_OK)
         return st;
-    p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, sg->fd, 0);
+    p = heap_map_aligned(len, sg->fd);
     if (p == MAP_FAILED) {
         ofs_log_error("mmap of the %zu-byte symmetric heap failed: %m (SHMEM_SYMMETRIC_SIZE=%ld)",
                       len, ofs_g.params.SYMMETRIC_SIZE);

@@ -2,12 +2,13 @@ FUNC_TESTS = test/functional/hello test/functional/rma_basic test/functional/amo
 	test/functional/xatomic test/functional/pipeline \
 	test/functional/heap_limits test/functional/v16_api \
 	test/functional/ctx_team_pe test/functional/wait_end test/functional/no_finalize \
-	test/functional/ctx_drive test/functional/cache_depr
+	test/functional/ctx_drive test/functional/cache_depr test/functional/heap_align
 check_PROGRAMS += $(FUNC_TESTS)
 test_functional_hello_LDADD = $(TEST_LDADD)
 test_functional_rma_basic_LDADD = $(TEST_LDADD)
 test_functional_amo_basic_LDADD = $(TEST_LDADD)
 test_functional_heap_limits_LDADD = $(TEST_LDADD)
+test_functional_heap_align_LDADD = $(TEST_LDADD)
 EXTRA_DIST += test/functional/tests.h test/functional/test_check.h test/functional/check_hello.sh test/functional/local.mk \
 	test/functional/check_hybrid.sh test/functional/hybrid_mpi.c test/functional/check_cffi.sh \
 	test/functional/cffi_smoke.py
