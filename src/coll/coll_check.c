@@ -1,5 +1,14 @@
 /*
- * coll_check.c: under SHMEM_DEBUG, collectives that the members of a group call in
+ * coll_check.c: mismatched collectives, two checks.
+ *
+ * Always on (the end of this file): each entry point hashes the arguments that must
+ * agree, with the collective's number on its team, into the group's sig, which the
+ * algorithms carry in words they already write (coll_internal.h, COLL_CNT_BITS; the shm
+ * barrier; the inline and ring broadcast entries, coll_bring.c); a reader whose own
+ * differs names both calls (the other's from the board below, where each PE stores its
+ * signature unhashed); a long wait looks at the board (docs/collectives.md).
+ *
+ * Under SHMEM_DEBUG, collectives that the members of a group call in
  * different orders or with arguments that must agree and do not (a broadcast against a
  * reduction, two roots, two counts) are a named error, not a hang or a wrong answer
  * (docs/collectives.md, "Mismatched collectives").
@@ -553,7 +562,12 @@ static void sig_look(struct coll_grp *g, int remote)
 
 void coll_sig_look(struct coll_grp *g)
 {
-    sig_look(g, 0); /* by load only: a nap must not wait for the fabric */
+    static __thread unsigned naps;
+
+    /* by load only: a nap must not wait for the fabric; every 8th nap (up to 1 ms
+     * each): a waiter that naps often is not slowed by the look */
+    if ((naps++ & 7) == 0)
+        sig_look(g, 0);
 }
 
 int coll_sig_watch(struct coll_grp *g, unsigned n)
