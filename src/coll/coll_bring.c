@@ -49,6 +49,8 @@
 #define ANN_SEQ(a) ((uint32_t)(a)&ANN_SEQ_MASK)
 #define ANN_S0(a) ((unsigned)((a) >> 32) & 0xff)
 #define ANN_K(a) ((unsigned)((a) >> 40) & 0xff)
+/* team announcements carry 16 bits of the broadcast's signature (coll_check.c) */
+#define ANN_SIG(sig) ((uint64_t)((sig)&0xffffu) << 48)
 
 struct bring_hdr {
     uint64_t pending; /* members that have not read the slot yet */
@@ -147,7 +149,8 @@ static void bring_team(struct coll_grp *g, void *dest, const void *src, size_t l
         /* every member read what the entry said last time */
         COMM_WAIT_UNTIL(__atomic_load_n(ack, __ATOMIC_ACQUIRE) == 0);
         __atomic_store_n(ack, (uint64_t)(g->size - 1), __ATOMIC_RELAXED);
-        if (__atomic_exchange_n(&g->flags[COLL_F_BANN + e], ANN(seq, s0, k), __ATOMIC_SEQ_CST) &
+        if (__atomic_exchange_n(&g->flags[COLL_F_BANN + e], ANN(seq, s0, k) | ANN_SIG(g->sig),
+                                __ATOMIC_SEQ_CST) &
             COLL_SLEEPING)
             coll_futex_wake(&g->flags[COLL_F_BANN + e]);
         return;
@@ -157,7 +160,9 @@ static void bring_team(struct coll_grp *g, void *dest, const void *src, size_t l
     uint32_t want = (uint32_t)(seq & ANN_SEQ_MASK);
 
     COMM_WAIT_UNTIL_NAP(ANN_SEQ(a = __atomic_load_n(ann, __ATOMIC_ACQUIRE)) == want,
-                        coll_nap(ann, a));
+                        (coll_sig_look(g), coll_nap(ann, a)));
+    if (OFS_UNLIKELY((a & ANN_SIG(~0u)) != ANN_SIG(g->sig)))
+        coll_sig_fail(g, rpe, (uint32_t)(a >> 48), 1);
     __atomic_fetch_sub((uint64_t *)comm_ptr(&g->flags[COLL_F_BACK + e], rpe), 1, __ATOMIC_RELEASE);
     bring_drain(rpe, dest, len, ANN_S0(a), ANN_K(a));
 }
@@ -320,7 +325,10 @@ static void bline_post(struct coll_grp *g, uint64_t seq, const void *src, size_t
         g->seen[COLL_F_BLINE_ACK] = low;
     }
     memcpy(e + 1, src, len);
-    if (__atomic_exchange_n(e, (uint64_t)BLINE_SEQ(seq), __ATOMIC_SEQ_CST) & COLL_SLEEPING)
+    /* the signature in the high word of the one a member polls (coll_check.c) */
+    if (__atomic_exchange_n(e, (uint64_t)BLINE_SEQ(seq) | (uint64_t)g->sig << 32,
+                            __ATOMIC_SEQ_CST) &
+        COLL_SLEEPING)
         coll_futex_wake(e);
 }
 
@@ -331,7 +339,9 @@ static const void *bline_wait(struct coll_grp *g, uint64_t seq, int i)
 
     COMM_WAIT_UNTIL_NAP(((uint32_t)(a = __atomic_load_n(re, __ATOMIC_ACQUIRE)) & ~COLL_SLEEPING) ==
                             BLINE_SEQ(seq),
-                        coll_nap(re, a));
+                        (coll_sig_look(g), coll_nap(re, a)));
+    if (OFS_UNLIKELY((uint32_t)(a >> 32) != g->sig))
+        coll_sig_fail(g, coll_grp_pe(g, i), (uint32_t)(a >> 32), 1);
     return re + 1;
 }
 

@@ -1,5 +1,14 @@
 /*
- * coll_check.c: under SHMEM_DEBUG, collectives that the members of a group call in
+ * coll_check.c: mismatched collectives, two checks.
+ *
+ * Always on (the end of this file): each entry point hashes the arguments that must
+ * agree, with the collective's number on its team, into the group's sig, which the
+ * algorithms carry in words they already write (coll_internal.h, COLL_CNT_BITS; the shm
+ * barrier; the inline and ring broadcast entries, coll_bring.c); a reader whose own
+ * differs names both calls (the other's from the board below, where each PE stores its
+ * signature unhashed); a long wait looks at the board (docs/collectives.md).
+ *
+ * Under SHMEM_DEBUG, collectives that the members of a group call in
  * different orders or with arguments that must agree and do not (a broadcast against a
  * reduction, two roots, two counts) are a named error, not a hang or a wrong answer
  * (docs/collectives.md, "Mismatched collectives").
@@ -367,8 +376,214 @@ void coll_check_finalize(void)
 
 void coll_check_team_forget(struct coll_team *team)
 {
-    if (!OFS_DEBUG_ON || !ck.board || team->id < 0 || team->id >= ck.nslots)
+    /* the always-on check's entries too: the slot's next team numbers from 1 again */
+    if (!ck.board || team->id < 0 || team->id >= ck.nslots)
         return;
     memset(ck.board + (size_t)team->id * CK_DEPTH, 0, CK_DEPTH * sizeof(struct ck_entry));
     __atomic_store_n(&ck.seq[team->id], 0, __ATOMIC_RELAXED);
+}
+
+/* ---- the always-on check: signatures carried by the algorithms' own words ---- */
+
+/* the arguments ck_agree compares, with the collective's number on its team, hashed */
+static uint32_t sig_hash(uint64_t seq, const struct coll_sig *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ (seq * 0x9e3779b97f4a7c15ull);
+    uint64_t a = (uint64_t)s->kind, b = 0, c = 0;
+
+    switch (s->kind) {
+    case COLL_NBC_BCAST: b = (uint64_t)(int64_t)s->root, c = s->es * s->nelems; break;
+    case COLL_NBC_FCOLLECT:
+    case COLL_NBC_ALLTOALL: c = s->es * s->nelems; break;
+    case COLL_NBC_ALLTOALLS: b = s->es, c = s->nelems; break;
+    case COLL_NBC_REDUCE: b = (uint64_t)s->op << 8 | (uint64_t)s->type, c = s->nelems; break;
+    case COLL_NBC_SCAN: b = (uint64_t)s->exclusive << 8 | (uint64_t)s->type, c = s->nelems; break;
+    default: break; /* sync, collect (the members' counts may differ) */
+    }
+    h = (h ^ a) * 0x100000001b3ull;
+    h = (h ^ b) * 0x100000001b3ull;
+    h = (h ^ c) * 0x100000001b3ull;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    return (uint32_t)(h >> 32);
+}
+
+/* the entry of the always-on check: the same board as SHMEM_DEBUG's (which, when on,
+ * has it to itself): seq, the packed signature, key = 1 << 32 | hash.  Plain stores into
+ * my own line, which nobody reads unless a wait goes long or an error is reported. */
+static struct ck_entry *sig_entry(const struct coll_team *t, uint64_t seq)
+{
+    return ck.board + (size_t)t->id * CK_DEPTH + seq % CK_DEPTH;
+}
+
+static void sig_hier(struct coll_grp *g)
+{
+    if (g->hier) {
+        g->hier->local.sig = g->hier->leaders.sig = g->sig;
+        g->hier->local.top = g->hier->leaders.top = g;
+    }
+}
+
+void coll_sig_team(const char *r, struct coll_team *team, const struct coll_sig *s)
+{
+    struct coll_grp *g = coll_team_grp(team);
+    /* the number coll_live_enter is about to give it */
+    uint64_t seq = coll_fin.cnt[team->id] + 1;
+
+    g->sig = sig_hash(seq, s);
+    g->sg.r = r;
+    g->sg.team = team;
+    g->sg.seq = seq;
+    g->sg.s = *s;
+    if (OFS_UNLIKELY(g->hier != NULL))
+        sig_hier(g);
+    if (ck.board && !OFS_DEBUG_ON && team->id >= 0 && team->id < ck.nslots) {
+        struct ck_entry *e = sig_entry(team, seq), n;
+        ck_pack(&n, s);
+        for (int i = 0; i < 4; i++)
+            __atomic_store_n(&e->w[i], n.w[i], __ATOMIC_RELAXED);
+        __atomic_store_n(&e->key, 1ull << 32 | g->sig, __ATOMIC_RELAXED);
+        __atomic_store_n(&e->seq, seq, __ATOMIC_RELEASE);
+    }
+}
+
+void coll_sig_aset(const char *r, struct coll_grp *g, const struct coll_sig *s)
+{
+    /* pSync counters start from 0 in each call: no number needed (nor kept) */
+    g->sig = sig_hash(0, s);
+    g->sg.r = r;
+    g->sg.team = NULL;
+    g->sg.seq = 0;
+    g->sg.s = *s;
+    g->sg.s.aset = 1;
+}
+
+/* member pe's entry for number seq of team t: 1 and *o when it has one */
+static int sig_read(const struct coll_team *t, int pe, uint64_t seq, struct coll_sig *o,
+                    uint32_t *h)
+{
+    const struct ck_entry *addr = sig_entry(t, seq), *p;
+    struct ck_entry e;
+
+    if (!ck.board || OFS_DEBUG_ON || t->id < 0 || t->id >= ck.nslots)
+        return 0;
+    p = comm_ptr(addr, pe);
+    if (p) {
+        e.seq = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
+        for (int i = 0; i < 5; i++)
+            e.w[i] = __atomic_load_n(&p->w[i], __ATOMIC_RELAXED);
+        e.key = __atomic_load_n(&p->key, __ATOMIC_RELAXED);
+    } else {
+        comm_get(COMM_CTX_DEFAULT, &e, addr, sizeof(e), pe);
+    }
+    if (e.seq != seq || (e.key >> 32) != 1)
+        return 0;
+    ck_unpack(o, &e);
+    o->aset = 0;
+    *h = (uint32_t)e.key;
+    return 1;
+}
+
+void coll_sig_fail(struct coll_grp *g, int pe, uint32_t theirs, int have_theirs)
+{
+    struct coll_grp *top = g->top ? g->top : g;
+    const struct coll_sig_state *st = &top->sg;
+    struct coll_sig o;
+    char a[96], b[96], name[32], full[48], group[96], sigs[64], num[48];
+    const char *r = st->r;
+    uint32_t h;
+    int found = 0;
+
+    if (!r) {
+        snprintf(full, sizeof(full), "shmem_%s", ck_name(&st->s, name, sizeof(name)));
+        r = full;
+    }
+    ck_describe(&st->s, a, sizeof(a));
+    if (st->team) {
+        coll_team_label(st->team, group, sizeof(group));
+        /* the member that told us, else the first whose entry of this number differs */
+        for (int i = -1; i < st->team->size && !found; i++) {
+            int q = i < 0 ? pe : coll_team_world_pe(st->team, i);
+            if (q < 0 || q == ofs_g.my_pe || (i >= 0 && q == pe))
+                continue;
+            if (sig_read(st->team, q, st->seq, &o, &h) && h != top->sig)
+                found = 1, pe = q;
+        }
+    } else {
+        snprintf(group, sizeof(group), "the active set (PE_start %d, logPE_stride %d, PE_size %d)",
+                 g->start, g->stride > 0 ? __builtin_ctz((unsigned)g->stride) : 0, g->size);
+    }
+    if (found) {
+        o.aset = st->s.aset;
+        ck_describe(&o, b, sizeof(b));
+        ofs_bad_input(r,
+                      "mismatched collectives: PE %d called %s as collective #%llu on %s; "
+                      "this PE (%d) called %s (the members of a team must call the same "
+                      "collectives in the same order with matching arguments)",
+                      pe, b, (unsigned long long)st->seq, group, ofs_g.my_pe, a);
+    }
+    if (pe >= 0)
+        snprintf(b, sizeof(b), "PE %d", pe);
+    else
+        snprintf(b, sizeof(b), "another member");
+    if (have_theirs)
+        snprintf(sigs, sizeof(sigs), " (signature %08x, this PE's %08x)", theirs, top->sig);
+    else
+        sigs[0] = 0;
+    if (st->team)
+        snprintf(num, sizeof(num), "collective #%llu on ", (unsigned long long)st->seq);
+    else
+        num[0] = 0;
+    ofs_bad_input(r,
+                  "mismatched collectives: %s%s: this PE (%d) called %s, %s called another "
+                  "collective or passed arguments that must match and do not%s (the members "
+                  "of a team or active set must call the same collectives in the same order "
+                  "with matching arguments)",
+                  num, group, ofs_g.my_pe, a, b, sigs);
+}
+
+static void sig_look(struct coll_grp *g, int remote)
+{
+    struct coll_grp *top = g->top ? g->top : g;
+    const struct coll_sig_state *st = &top->sg;
+    struct coll_sig o;
+    uint32_t h;
+
+    if (!st->team || !ck.board || OFS_DEBUG_ON)
+        return;
+    for (int i = 0; i < st->team->size; i++) {
+        int q = coll_team_world_pe(st->team, i);
+        if (q == ofs_g.my_pe || (!remote && !comm_ptr(sig_entry(st->team, st->seq), q)))
+            continue;
+        if (sig_read(st->team, q, st->seq, &o, &h) && h != top->sig)
+            coll_sig_fail(g, q, h, 1);
+    }
+}
+
+void coll_sig_look(struct coll_grp *g)
+{
+    static __thread unsigned naps;
+
+    /* by load only: a nap must not wait for the fabric; every 8th nap (up to 1 ms
+     * each): a waiter that naps often is not slowed by the look */
+    if ((naps++ & 7) == 0)
+        sig_look(g, 0);
+}
+
+int coll_sig_watch(struct coll_grp *g, unsigned n)
+{
+    static __thread uint64_t t0, next;
+    uint64_t now = ofs_clock_ns();
+
+    if (n == 64) { /* a new wait */
+        t0 = now;
+        next = now + COLL_SIG_WATCH_NS;
+        return 0;
+    }
+    if (now < next)
+        return 0;
+    next = now + COMM_WATCH_NS;
+    (void)t0;
+    sig_look(g, 1);
+    return 0;
 }

@@ -76,8 +76,10 @@ static void wait_first(struct coll_grp *g, int idx, uint64_t k)
 {
     uint64_t target = (g->seen ? g->seen[idx] : 0) + k;
     uint64_t *f = &g->flags[idx];
+    unsigned sw = 0;
 
-    COMM_WAIT_UNTIL(__atomic_load_n(f, __ATOMIC_ACQUIRE) >= target);
+    COMM_WAIT_UNTIL(coll_cnt_reached(__atomic_load_n(f, __ATOMIC_ACQUIRE), target) ||
+                    COLL_SIG_WATCH(g, sw));
 }
 
 /* Binomial tree, pipelined: each piece goes on down the tree as soon as it arrived. */

@@ -87,6 +87,25 @@ enum coll_alg {
 
 struct coll_hier;
 
+/* A collective's arguments that the members must pass alike (coll_check.c) */
+struct coll_sig {
+    enum coll_nbc_kind kind;
+    int nb, root, exclusive;
+    int aset; /* set by coll_check_aset (names: sum_to_all) */
+    size_t es, nelems;
+    enum coll_op op;
+    enum coll_type type;
+};
+
+/* the collective a team (or an active set) is in: its number on the team, routine and
+ * signature, for the always-on check's error (coll_check.c) */
+struct coll_sig_state {
+    const char *r;
+    struct coll_team *team; /* NULL: an active set */
+    uint64_t seq;
+    struct coll_sig s;
+};
+
 struct coll_grp {
     int size, me;
     int start, stride;  /* world PE of member i = start + i*stride ... */
@@ -107,6 +126,13 @@ struct coll_grp {
     int cpu_sig;            /* signals by CPU atomics though coll_cfg.fast_signal is off:
                               * a node's own group, whose counters nobody else touches */
     struct coll_hier *hier; /* team spanning nodes (coll_hier.c), else NULL */
+    /* the collective in progress (coll_check.c, "always-on signature"): its hash, which
+     * the signals, the shm barrier's words and the inline entries carry; what it was
+     * (for the error), kept on the group the program called it on (top: a node-aware
+     * team's local and leaders groups point there) */
+    uint32_t sig;
+    struct coll_grp *top;
+    struct coll_sig_state sg;
 };
 
 /* A team spanning nodes, seen from one member: the team members on my node (in team
@@ -366,14 +392,6 @@ static inline int coll_live_wait(struct coll_team *t, const char *r, int kind, u
  * member whose neighbour called something else as the same collective of the group ends
  * the job naming both calls (r: the routine; NULL: "shmem_" and the kind's name).  Off,
  * it costs one test of SHMEM_DEBUG. */
-struct coll_sig {
-    enum coll_nbc_kind kind;
-    int nb, root, exclusive;
-    int aset; /* set by coll_check_aset (names: sum_to_all) */
-    size_t es, nelems;
-    enum coll_op op;
-    enum coll_type type;
-};
 ofs_status_t coll_check_init(int nslots) OFS_HIDDEN;
 size_t coll_check_heap_need(int nslots) OFS_HIDDEN;
 void coll_check_fini(void) OFS_HIDDEN;
@@ -383,15 +401,60 @@ void coll_check_nbc(const char *r, struct coll_team *team, const struct coll_nbc
 void coll_check_aset(const char *r, const struct coll_grp *g, const struct coll_sig *s) OFS_HIDDEN;
 /* shmem_team_destroy: the slot's numbers start again with its next team */
 void coll_check_team_forget(struct coll_team *team) OFS_HIDDEN;
-#define COLL_CHECK(r, team, ...)                                         \
-    do {                                                                 \
-        if (OFS_UNLIKELY(OFS_DEBUG_ON))                                  \
-            coll_check_team(r, team, &(struct coll_sig){ __VA_ARGS__ }); \
+/* The always-on check (coll_check.c, docs/collectives.md "Mismatched collectives"):
+ * COLL_CHECK and COLL_CHECK_ASET also hash the signature, with the collective's number
+ * on the team, into the group's sig, which the algorithms carry in words they already
+ * write (the value a signal adds, the shm barrier's arrival and release words, the
+ * inline and ring broadcast entries); a reader whose own differs calls coll_sig_fail. */
+void coll_sig_team(const char *r, struct coll_team *team, const struct coll_sig *s) OFS_HIDDEN;
+void coll_sig_aset(const char *r, struct coll_grp *g, const struct coll_sig *s) OFS_HIDDEN;
+/* a mismatch seen on g: from the member of world PE pe (-1: not known), whose signature
+ * was theirs (have_theirs 0: not known); ends the job naming both calls */
+OFS_NORETURN void coll_sig_fail(struct coll_grp *g, int pe, uint32_t theirs, int have_theirs)
+    OFS_HIDDEN;
+/* a wait of g goes long (a nap): a member whose published collective of the same number
+ * is another one ends the job (one that waits on another word than mine would hang) */
+void coll_sig_look(struct coll_grp *g) OFS_HIDDEN;
+/* The same for the waits on counters, which have no nap: in their condition,
+ * COLL_SIG_WATCH(g, n) (n: an unsigned counter of the wait, from 0) calls coll_sig_watch
+ * every 64th look that failed; once the wait took COLL_SIG_WATCH_NS it looks (with gets
+ * where the members' memory is not mapped) every COMM_WATCH_NS.  Returns 0. */
+#define COLL_SIG_WATCH_NS 100000000ULL
+int coll_sig_watch(struct coll_grp *g, unsigned n) OFS_HIDDEN;
+#define COLL_SIG_WATCH(g, n) (OFS_UNLIKELY((++(n)&63) == 0) && coll_sig_watch(g, n))
+
+/* Counting signals carry the signature: a signal adds 1 + (sig << COLL_CNT_BITS), the
+ * count in the low COLL_CNT_BITS bits; a wait that reaches its count exactly compares the
+ * high bits with the sum of its own signatures (seen[] keeps the whole expected value) */
+#define COLL_CNT_BITS 40
+#define COLL_CNT_MASK ((1ull << COLL_CNT_BITS) - 1)
+static inline uint64_t coll_sig_unit(const struct coll_grp *g)
+{
+    return 1 + ((uint64_t)(g->sig & 0xffffffu) << COLL_CNT_BITS);
+}
+/* the count of v reached that of t (modulo 2^COLL_CNT_BITS) */
+static inline int coll_cnt_reached(uint64_t v, uint64_t t)
+{
+    return (int64_t)((v - t) << (64 - COLL_CNT_BITS)) >= 0;
+}
+static inline int coll_cnt_same(uint64_t v, uint64_t t)
+{
+    return ((v ^ t) & COLL_CNT_MASK) == 0;
+}
+
+#define COLL_CHECK(r, team, ...)                         \
+    do {                                                 \
+        const struct coll_sig coll_s_ = { __VA_ARGS__ }; \
+        coll_sig_team(r, team, &coll_s_);                \
+        if (OFS_UNLIKELY(OFS_DEBUG_ON))                  \
+            coll_check_team(r, team, &coll_s_);          \
     } while (0)
-#define COLL_CHECK_ASET(r, grp, ...)                                    \
-    do {                                                                \
-        if (OFS_UNLIKELY(OFS_DEBUG_ON))                                 \
-            coll_check_aset(r, grp, &(struct coll_sig){ __VA_ARGS__ }); \
+#define COLL_CHECK_ASET(r, grp, ...)                     \
+    do {                                                 \
+        const struct coll_sig coll_s_ = { __VA_ARGS__ }; \
+        coll_sig_aset(r, grp, &coll_s_);                 \
+        if (OFS_UNLIKELY(OFS_DEBUG_ON))                  \
+            coll_check_aset(r, grp, &coll_s_);           \
     } while (0)
 #define COLL_CHECK_NBC(r, team, a)      \
     do {                                \

@@ -96,7 +96,9 @@ static void rrecv(struct coll_grp *g, char *acc, const char *s, size_t cnt, size
     for (size_t o = 0, j = 0; j < np; j++, o += per) {
         size_t l = cnt - o < per ? cnt - o : per;
         uint64_t want = g->seen[idx] + j + 1;
-        COMM_WAIT_UNTIL(__atomic_load_n(f, __ATOMIC_ACQUIRE) >= want);
+        unsigned sw = 0;
+        COMM_WAIT_UNTIL(coll_cnt_reached(__atomic_load_n(f, __ATOMIC_ACQUIRE), want) ||
+                        COLL_SIG_WATCH(g, sw));
         coll_op_apply(op, type, acc + o * es, s + o * es, l);
     }
     coll_wait(g, idx, np);

@@ -89,15 +89,24 @@ void coll_signal(struct coll_grp *g, int idx, int i)
 void coll_wait(struct coll_grp *g, int idx, uint64_t count)
 {
     uint64_t *f = &g->flags[idx];
-    uint64_t target;
+    uint64_t target, v;
+    unsigned sw = 0;
 
     if (count == 0)
         return;
-    target = g->seen ? (g->seen[idx] += count) : count;
-    COMM_WAIT_UNTIL(__atomic_load_n(f, __ATOMIC_ACQUIRE) >= target);
+    /* count signals of this collective's signature */
+    target = count * coll_sig_unit(g);
+    if (g->seen)
+        target = g->seen[idx] += target;
+    COMM_WAIT_UNTIL(coll_cnt_reached(v = __atomic_load_n(f, __ATOMIC_ACQUIRE), target) ||
+                    COLL_SIG_WATCH(g, sw));
+    /* exactly the count: the signatures must add up too (more: a sender ran ahead into
+     * its next collective, whose signature may differ) */
+    if (OFS_UNLIKELY(v != target) && coll_cnt_same(v, target))
+        coll_sig_fail(g, -1, 0, 0);
     if (!g->seen) {
         /* pSync: take our count back out so it returns to SHMEM_SYNC_VALUE */
-        uint64_t minus = (uint64_t)0 - count, old;
+        uint64_t minus = (uint64_t)0 - target, old;
         if (coll_cfg.fast_signal)
             __atomic_fetch_add(f, minus, __ATOMIC_ACQ_REL);
         else if (comm_amo_fetch_ok()) /* fetching, so it is applied before we go on: a
@@ -129,13 +138,14 @@ void coll_put_signal(struct coll_grp *g, void *dst, const void *src, size_t len,
         if (p) {
             if (len)
                 comm_put(g->ctx, dst, src, len, pe);
-            __atomic_fetch_add(p, 1, __ATOMIC_RELEASE);
+            __atomic_fetch_add(p, coll_sig_unit(g), __ATOMIC_RELEASE);
             return;
         }
     }
     if (!len)
         dst = f, src = f;
-    comm_put_signal(g->ctx, dst, src, len, f, 1, COMM_SIG_ADD | COMM_SIG_COLL, pe, 0);
+    comm_put_signal(g->ctx, dst, src, len, f, coll_sig_unit(g), COMM_SIG_ADD | COMM_SIG_COLL, pe,
+                    0);
 }
 
 void coll_grp_barrier_p2p(struct coll_grp *g)
@@ -166,11 +176,13 @@ static void barrier_tree(struct coll_grp *g, int up, int down)
         coll_signal(g, down, first + c);
 }
 
-/* sleep on the shm barrier's release word until generation gen is released */
-static void release_nap(uint64_t *release, uint64_t *sleepers, uint64_t gen)
+/* sleep on the shm barrier's release word until generation gen is released; a wait
+ * that long looks whether a member is in another collective (coll_sig_look) */
+static void release_nap(struct coll_grp *g, uint64_t *release, uint64_t *sleepers, uint64_t gen)
 {
+    coll_sig_look(g);
     __atomic_add_fetch(sleepers, 1, __ATOMIC_SEQ_CST);
-    if (__atomic_load_n(release, __ATOMIC_SEQ_CST) < gen)
+    if (!coll_cnt_reached(__atomic_load_n(release, __ATOMIC_SEQ_CST), gen))
         coll_futex_wait(release, (uint32_t)(gen - 1));
     __atomic_sub_fetch(sleepers, 1, __ATOMIC_RELAXED);
 }
@@ -212,38 +224,52 @@ static void barrier_shm(struct coll_grp *g)
     uint64_t *arrive = comm_ptr(&g->flags[COLL_F_SHM_ARRIVE], root);
     uint64_t *release = comm_ptr(&g->flags[COLL_F_SHM_RELEASE], root);
     uint64_t *sleepers = release + 1;
-    uint64_t gen = ++g->seen[COLL_F_SHM_RELEASE];
+    uint64_t gen = ++g->seen[COLL_F_SHM_RELEASE], unit = coll_sig_unit(g), r;
+    /* the arrivals carry the members' signatures, which the completer checks against
+     * its own sum of them; the release carries the completer's, which the others check */
+    uint64_t want = g->seen[COLL_F_SHM_ARRIVE] += unit * (uint64_t)g->size;
 
-    if (__atomic_add_fetch(arrive, 1, __ATOMIC_ACQ_REL) == gen * (uint64_t)g->size) {
-        __atomic_store_n(release, gen, __ATOMIC_SEQ_CST);
+    r = __atomic_add_fetch(arrive, unit, __ATOMIC_ACQ_REL);
+    if (coll_cnt_same(r, want)) {
+        if (OFS_UNLIKELY(r != want))
+            coll_sig_fail(g, -1, 0, 0);
+        __atomic_store_n(release, gen | (unit - 1), __ATOMIC_SEQ_CST);
         if (__atomic_load_n(sleepers, __ATOMIC_SEQ_CST))
             coll_futex_wake(release);
         release_yield();
         return;
     }
-    COMM_WAIT_UNTIL_NAP(__atomic_load_n(release, __ATOMIC_ACQUIRE) >= gen,
-                        release_nap(release, sleepers, gen));
+    COMM_WAIT_UNTIL_NAP(coll_cnt_reached(r = __atomic_load_n(release, __ATOMIC_ACQUIRE), gen),
+                        release_nap(g, release, sleepers, gen));
+    if (OFS_UNLIKELY((r & ~COLL_CNT_MASK) != unit - 1) && coll_cnt_same(r, gen))
+        coll_sig_fail(g, -1, (uint32_t)(r >> COLL_CNT_BITS), 1);
 }
 
 /* The same for an active set, whose pSync must read 0 again on return: the arrival
  * counter (on member 0) is set back to 0 by the member that completes it before it
  * releases anyone; it then posts 1 to every other member's release mailbox, and each
  * member empties its own.  n - 1 posts instead of one store, but no word keeps a
- * generation. */
+ * generation.  Arrivals and release messages carry the signatures as above. */
 static void barrier_shm_psync(struct coll_grp *g)
 {
     uint64_t *arrive = comm_ptr(&g->flags[COLL_ASET_SHM_ARRIVE], coll_grp_pe(g, 0));
     uint64_t *mine = &g->flags[COLL_ASET_SHM_RELEASE];
+    uint64_t unit = coll_sig_unit(g), want = unit * (uint64_t)g->size, r;
 
-    if (__atomic_add_fetch(arrive, 1, __ATOMIC_ACQ_REL) == (uint64_t)g->size) {
+    r = __atomic_add_fetch(arrive, unit, __ATOMIC_ACQ_REL);
+    if (coll_cnt_same(r, want)) {
+        if (OFS_UNLIKELY(r != want))
+            coll_sig_fail(g, -1, 0, 0);
         __atomic_store_n(arrive, 0, __ATOMIC_SEQ_CST);
         for (int i = 1; i < g->size; i++)
-            mbox_post(comm_ptr(mine, coll_grp_pe(g, (g->me + i) % g->size)), 1);
+            mbox_post(comm_ptr(mine, coll_grp_pe(g, (g->me + i) % g->size)), unit);
         release_yield();
         return;
     }
-    mbox_take(mine);
+    r = mbox_take(mine);
     __atomic_store_n(mine, 0, __ATOMIC_RELEASE);
+    if (OFS_UNLIKELY(r != unit))
+        coll_sig_fail(g, -1, (uint32_t)(r >> COLL_CNT_BITS), 1);
 }
 
 int coll_grp_one_host(const struct coll_grp *g)

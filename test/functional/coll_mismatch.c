@@ -7,6 +7,14 @@
  *   count     fcollect, the last PE with twice the count of the others
  *   nb_order  two non-blocking requests of one team posted in different orders
  *   aset      active-set reduction, the last PE with another count
+ * Without SHMEM_DEBUG (the always-on check: the algorithms carry the signature):
+ *   root_other   broadcast, root 0 on the last PE, root 1 on the others
+ *   bcast_count  broadcast, the last PE with half the count of the others
+ *   bcast_big    broadcast of 256 bytes, 512 on the last PE (past the inline entries)
+ *   op           sum_reduce on the last PE, max_reduce on the others
+ *   red_fcollect sum_reduce on PE 0, fcollect of as many bytes on the others
+ *   order        a broadcast then a barrier on PE 0, the barrier first on the others
+ *   a2a          alltoall, the last PE with twice the count of the others
  *   ok        every family matched (blocking, non-blocking, active sets, a team made
  *             and destroyed in a loop so its slot's numbers restart): must pass
  */
@@ -81,6 +89,32 @@ int main(int argc, char **argv)
         }
         shmemx_req_wait(&a);
         shmemx_req_wait(&b);
+    } else if (!strcmp(mode, "root_other")) {
+        shmem_int_broadcast(t, dst, src, N, me == n - 1 ? 0 : 1);
+    } else if (!strcmp(mode, "bcast_count")) {
+        shmem_int_broadcast(t, dst, src, me == n - 1 ? N / 2 : N, 0);
+    } else if (!strcmp(mode, "bcast_big")) {
+        shmem_int_broadcast(t, dst, src, me == n - 1 ? 8 * N : 4 * N, 0);
+    } else if (!strcmp(mode, "op")) {
+        if (me == n - 1)
+            shmem_int_sum_reduce(t, dst, src, 4);
+        else
+            shmem_int_max_reduce(t, dst, src, 4);
+    } else if (!strcmp(mode, "red_fcollect")) {
+        if (me == 0)
+            shmem_int_sum_reduce(t, dst, src, 4);
+        else
+            shmem_int_fcollect(t, dst, src, 4);
+    } else if (!strcmp(mode, "order")) {
+        if (me == 0) {
+            shmem_int_broadcast(t, dst, src, 4, 0);
+            shmem_team_sync(t);
+        } else {
+            shmem_team_sync(t);
+            shmem_int_broadcast(t, dst, src, 4, 0);
+        }
+    } else if (!strcmp(mode, "a2a")) {
+        shmem_int_alltoall(t, dst, src, me == n - 1 ? 4 : 2);
     } else if (!strcmp(mode, "aset")) {
         shmem_int_sum_to_all(dst, src, me == n - 1 ? 2 * N : N, 0, 0, n, pWrk, pSync);
     } else {
