@@ -71,7 +71,6 @@ size_t coll_check_heap_need(int nslots)
 ofs_status_t coll_check_init(int nslots)
 {
     size_t len = (size_t)(nslots + CK_ASET_GROUPS) * CK_DEPTH * sizeof(struct ck_entry);
-    size_t ufree, ularge;
 
     ck.nslots = nslots;
     ck.seq = calloc((size_t)nslots, sizeof(uint64_t));
@@ -79,14 +78,7 @@ ofs_status_t coll_check_init(int nslots)
         return OFS_ERR_NOMEM;
     /* every PE makes the same allocation in the same heap; never at the expense of the
      * user's SHMEM_SYMMETRIC_SIZE (then the check is off on every PE) */
-    ck.board = heap_alloc(len, 64);
-    if (ck.board) {
-        heap_user_free(&ufree, &ularge);
-        if (ularge < (size_t)ofs_g.params.SYMMETRIC_SIZE) {
-            heap_free(ck.board);
-            ck.board = NULL;
-        }
-    }
+    ck.board = heap_alloc_spare(len, 64);
     if (!ck.board && OFS_DEBUG_ON)
         ofs_log_debug("coll: no room for the board of SHMEM_DEBUG's collective checks: "
                       "mismatched collectives go unchecked");
