@@ -82,6 +82,8 @@ void *heap_alloc(size_t size, size_t align) OFS_HIDDEN;
  * block, if taking it would leave the user less than SHMEM_SYMMETRIC_SIZE in one piece.
  * Every PE makes the same call in the same heap, so all carve it or none. */
 void *heap_alloc_spare(size_t size, size_t align) OFS_HIDDEN;
+/* The largest alignment heap_alloc_user gives alike on every PE */
+size_t heap_max_align(void) OFS_HIDDEN;
 /* the user's: at most user_limit bytes (SHMEM_SYMMETRIC_SIZE) of them live at once */
 void *heap_alloc_user(size_t size, size_t align) OFS_HIDDEN;
 /* Returns OFS_ERR_INVAL if ptr is not a live allocation. */

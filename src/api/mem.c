@@ -80,7 +80,11 @@ static void *mem_alloc(const char *routine, size_t size, size_t align, int zero)
     if (size == 0)
         return NULL;
     p = heap_alloc_user(size, align);
-    if (!p)
+    if (!p && align > heap_max_align())
+        ofs_log_warn("%s: alignment = %zu is more than the symmetric heap can give at the same "
+                     "offset on every PE (at most %zu); it returns NULL",
+                     routine, align, heap_max_align());
+    else if (!p)
         mem_report_full(routine, "allocate", size);
     if (p && zero)
         memset(p, 0, size);

@@ -350,6 +350,16 @@ int heap_live(const void *ptr)
     return live;
 }
 
+size_t heap_max_align(void)
+{
+    size_t a;
+
+    pthread_mutex_lock(&heap_main_lock);
+    a = heap_main ? heap_main->base_align : 0;
+    pthread_mutex_unlock(&heap_main_lock);
+    return a;
+}
+
 size_t heap_user_room(const void *addr)
 {
     size_t room = 0;
