@@ -138,6 +138,9 @@ int coll_team_translate(const struct coll_team *src, int src_pe, const struct co
 /* ---- synchronisation ---- */
 /* shmem_barrier_all: quiet on every context, then synchronise all PEs. */
 void coll_barrier_all(void) OFS_HIDDEN;
+/* the same inside routine r (shmem_malloc...): a member that finalized instead is named
+ * in r's words (coll_fin.c) */
+void coll_barrier_all_as(const char *r) OFS_HIDDEN;
 /* shmem_sync_all / shmem_team_sync: synchronise without completing operations. */
 void coll_sync_all(void) OFS_HIDDEN;
 int coll_team_sync(struct coll_team *team) OFS_HIDDEN;

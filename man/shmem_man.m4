@@ -525,8 +525,8 @@ takes anyway, and one whose differ ends the job with one line naming the routine
 arguments, e.g. shmem_malloc: size = 128: the PE on the left passed other values.
 shmem_align with an alignment that is not a power of two (0 included; undefined in the
 specification) ends the job with one line; a power of two below sizeof(void *) is
-honoured; one larger than the heap can give at the same offset on every PE (the heap's
-size rounded up to a power of two) returns NULL on every PE with a warning naming the
+honoured; one larger than the heap can give at the same offset on every PE (the size of the heap
+rounded up to a power of two) returns NULL on every PE with a warning naming the
 largest.  shmem_calloc whose count times size overflows returns NULL with a warning.
 .PP',
 `long *buf = shmem_malloc(1024 * sizeof(long));

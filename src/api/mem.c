@@ -56,10 +56,10 @@ static uint64_t mem_sig(int kind, uint64_t a, uint64_t b)
  * every PE passed the same arguments (the specification leaves a mismatch undefined:
  * the heaps would part ways and later puts land in other blocks); the caller names its
  * arguments when they differ from those of the PE on its left. */
-static int mem_agree(uint64_t sig)
+static int mem_agree(const char *routine, uint64_t sig)
 {
     coll_agree_pub(sig);
-    coll_barrier_all();
+    coll_barrier_all_as(routine);
     return coll_agree_left() == sig;
 }
 #define MEM_DIFFER ": the PE on the left passed other values (every PE must pass the same)"
@@ -68,11 +68,12 @@ enum { MEM_MALLOC, MEM_CALLOC, MEM_ALIGN, MEM_FREE, MEM_REALLOC };
 
 static void *mem_alloc(const char *routine, size_t size, size_t align, int zero)
 {
+    int kind = align ? MEM_ALIGN : zero ? MEM_CALLOC : MEM_MALLOC;
     void *p;
 
     ofs_check_init(routine);
     OFS_STATS_SCOPE(OFS_STATS_C_NONE, 0, 0);
-    if (!mem_agree(mem_sig(align ? MEM_ALIGN : zero ? MEM_CALLOC : MEM_MALLOC, size, align))) {
+    if (!mem_agree(routine, mem_sig(kind, size, align))) {
         if (align)
             ofs_bad_input(routine, "alignment = %zu, size = %zu" MEM_DIFFER, align, size);
         ofs_bad_input(routine, "size = %zu" MEM_DIFFER, size);
@@ -88,7 +89,7 @@ static void *mem_alloc(const char *routine, size_t size, size_t align, int zero)
         mem_report_full(routine, "allocate", size);
     if (p && zero)
         memset(p, 0, size);
-    coll_barrier_all();
+    coll_barrier_all_as(routine);
     return p;
 }
 
@@ -114,9 +115,9 @@ OFS_API void *pshmem_calloc(size_t count, size_t size)
         ofs_log_warn("shmem_calloc: count = %zu times size = %zu overflows size_t; it returns "
                      "NULL",
                      count, size);
-        if (!mem_agree(mem_sig(MEM_CALLOC, count, size)))
+        if (!mem_agree("shmem_calloc", mem_sig(MEM_CALLOC, count, size)))
             ofs_bad_input("shmem_calloc", "count = %zu, size = %zu" MEM_DIFFER, count, size);
-        coll_barrier_all();
+        coll_barrier_all_as("shmem_calloc");
         return NULL;
     }
     return mem_alloc("shmem_calloc", count * size, 0, 1);
@@ -146,7 +147,7 @@ OFS_API void pshmem_free(void *ptr)
         mem_bad_ptr("shmem_free", ptr);
     if (ptr)
         (void)heap_seg_of(ptr, 1, &off);
-    if (!mem_agree(mem_sig(MEM_FREE, off, 0))) {
+    if (!mem_agree("shmem_free", mem_sig(MEM_FREE, off, 0))) {
         if (!ptr)
             ofs_bad_input("shmem_free", "ptr = NULL" MEM_DIFFER);
         ofs_bad_input("shmem_free", "ptr = %p (offset %zu in the heap)" MEM_DIFFER, ptr, off);
@@ -168,19 +169,19 @@ OFS_API void *pshmem_realloc(void *ptr, size_t size)
         mem_bad_ptr("shmem_realloc", ptr);
     if (ptr)
         (void)heap_seg_of(ptr, 1, &off);
-    if (!mem_agree(mem_sig(MEM_REALLOC, off, size)))
+    if (!mem_agree("shmem_realloc", mem_sig(MEM_REALLOC, off, size)))
         ofs_bad_input("shmem_realloc", "ptr = %p (offset %zu in the heap), size = %zu" MEM_DIFFER,
                       ptr, off, size);
     if (size == 0) {
         if (ptr)
             heap_free(ptr);
-        coll_barrier_all();
+        coll_barrier_all_as("shmem_realloc");
         return NULL;
     }
     p = heap_realloc(ptr, size);
     if (!p)
         mem_report_full("shmem_realloc", ptr ? "grow the block to" : "allocate", size);
-    coll_barrier_all();
+    coll_barrier_all_as("shmem_realloc");
     return p;
 }
 OFS_WEAK_ALIAS(shmem_realloc)

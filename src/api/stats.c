@@ -14,14 +14,14 @@
 
 #define API_STATS_NTOP 4 /* top target PEs per PE in a dump */
 
-static void api_stats_dump(void)
+static void api_stats_dump(const char *r)
 {
     const size_t w = OFS_STATS_N + 2 * API_STATS_NTOP;
     int n = ofs_g.n_pes, on = ofs_stats_on;
     uint64_t *sym, *all;
 
     ofs_stats_on = 0; /* the dump's own traffic is not the program's */
-    coll_barrier_all();
+    coll_barrier_all_as(r);
     sym = heap_alloc(w * sizeof(uint64_t), sizeof(uint64_t)); /* the same on every PE */
     if (!sym) {
         if (ofs_g.my_pe == 0)
@@ -31,7 +31,7 @@ static void api_stats_dump(void)
     }
     ofs_stats_snapshot(sym, (int64_t *)(sym + OFS_STATS_N), sym + OFS_STATS_N + API_STATS_NTOP,
                        API_STATS_NTOP);
-    coll_barrier_all();
+    coll_barrier_all_as(r);
     if (ofs_g.my_pe == 0) {
         all = malloc((size_t)n * w * sizeof(uint64_t));
         if (all) {
@@ -49,7 +49,7 @@ static void api_stats_dump(void)
             ofs_log_warn("shmemx_stats_dump: out of memory for %d PEs' statistics", n);
         }
     }
-    coll_barrier_all(); /* PE 0 has read every block */
+    coll_barrier_all_as(r); /* PE 0 has read every block */
     heap_free(sym);
     ofs_stats_on = on;
 }
@@ -57,14 +57,14 @@ static void api_stats_dump(void)
 void api_stats_finalize(void)
 {
     if (ofs_stats_enabled)
-        api_stats_dump();
+        api_stats_dump("shmem_finalize");
 }
 
 OFS_API void pshmemx_stats_dump(void)
 {
     ofs_check_init("shmemx_stats_dump");
     if (ofs_stats_enabled)
-        api_stats_dump();
+        api_stats_dump("shmemx_stats_dump");
 }
 OFS_WEAK_ALIAS(shmemx_stats_dump)
 

@@ -336,10 +336,15 @@ void coll_sync_all(void)
     sync_all("shmem_sync_all");
 }
 
-void coll_barrier_all(void)
+void coll_barrier_all_as(const char *r)
 {
     comm_quiet_all();
-    sync_all("shmem_barrier_all");
+    sync_all(r);
+}
+
+void coll_barrier_all(void)
+{
+    coll_barrier_all_as("shmem_barrier_all");
 }
 
 int coll_team_sync(struct coll_team *team)

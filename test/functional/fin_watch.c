@@ -49,6 +49,14 @@ int main(int argc, char **argv)
         shmem_barrier_all();
         return 1;
     }
+    if (strcmp(mode, "malloc") == 0) { /* the barrier inside shmem_malloc is named so */
+        if (me == 0) {
+            shmem_finalize();
+            return 0;
+        }
+        (void)shmem_malloc(64);
+        return 1;
+    }
     if (strcmp(mode, "bcast_exit") == 0) {
         if (me == 0) {
             shmem_finalize();
