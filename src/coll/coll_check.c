@@ -416,6 +416,12 @@ static void sig_hier(struct coll_grp *g)
     }
 }
 
+/* team t's collectives have entries on the board (else the group keeps its own copy) */
+static int sig_on_board(const struct coll_team *t)
+{
+    return ck.board && !OFS_DEBUG_ON && t->id >= 0 && t->id < ck.nslots;
+}
+
 void coll_sig_team(const char *r, struct coll_team *team, const struct coll_sig *s)
 {
     struct coll_grp *g = coll_team_grp(team);
@@ -426,16 +432,18 @@ void coll_sig_team(const char *r, struct coll_team *team, const struct coll_sig 
     g->sg.r = r;
     g->sg.team = team;
     g->sg.seq = seq;
-    g->sg.s = *s;
     if (OFS_UNLIKELY(g->hier != NULL))
         sig_hier(g);
-    if (ck.board && !OFS_DEBUG_ON && team->id >= 0 && team->id < ck.nslots) {
+    if (sig_on_board(team)) {
+        /* the entry is the group's copy too: coll_sig_fail reads it back (sig_mine) */
         struct ck_entry *e = sig_entry(team, seq), n;
         ck_pack(&n, s);
         for (int i = 0; i < 4; i++)
             __atomic_store_n(&e->w[i], n.w[i], __ATOMIC_RELAXED);
         __atomic_store_n(&e->key, 1ull << 32 | g->sig, __ATOMIC_RELAXED);
         __atomic_store_n(&e->seq, seq, __ATOMIC_RELEASE);
+    } else {
+        g->sg.s = *s;
     }
 }
 
@@ -457,7 +465,7 @@ static int sig_read(const struct coll_team *t, int pe, uint64_t seq, struct coll
     const struct ck_entry *addr = sig_entry(t, seq), *p;
     struct ck_entry e;
 
-    if (!ck.board || OFS_DEBUG_ON || t->id < 0 || t->id >= ck.nslots)
+    if (!sig_on_board(t))
         return 0;
     p = comm_ptr(addr, pe);
     if (p) {
@@ -476,6 +484,17 @@ static int sig_read(const struct coll_team *t, int pe, uint64_t seq, struct coll
     return 1;
 }
 
+/* this PE's signature of the collective st is in: its board entry, else the copy */
+static void sig_mine(const struct coll_sig_state *st, struct coll_sig *s)
+{
+    if (st->team && sig_on_board(st->team)) {
+        ck_unpack(s, sig_entry(st->team, st->seq));
+        s->aset = 0;
+    } else {
+        *s = st->s;
+    }
+}
+
 void coll_sig_fail(struct coll_grp *g, int pe, uint32_t theirs, int have_theirs)
 {
     struct coll_grp *top = g->top ? g->top : g;
@@ -483,14 +502,16 @@ void coll_sig_fail(struct coll_grp *g, int pe, uint32_t theirs, int have_theirs)
     struct coll_sig o;
     char a[96], b[96], name[32], full[48], group[96], sigs[64], num[48];
     const char *r = st->r;
+    struct coll_sig mine;
     uint32_t h;
     int found = 0;
 
+    sig_mine(st, &mine);
     if (!r) {
-        snprintf(full, sizeof(full), "shmem_%s", ck_name(&st->s, name, sizeof(name)));
+        snprintf(full, sizeof(full), "shmem_%s", ck_name(&mine, name, sizeof(name)));
         r = full;
     }
-    ck_describe(&st->s, a, sizeof(a));
+    ck_describe(&mine, a, sizeof(a));
     if (st->team) {
         coll_team_label(st->team, group, sizeof(group));
         /* the member that told us, else the first whose entry of this number differs */
@@ -506,7 +527,7 @@ void coll_sig_fail(struct coll_grp *g, int pe, uint32_t theirs, int have_theirs)
                  g->start, g->stride > 0 ? __builtin_ctz((unsigned)g->stride) : 0, g->size);
     }
     if (found) {
-        o.aset = st->s.aset;
+        o.aset = mine.aset;
         ck_describe(&o, b, sizeof(b));
         ofs_bad_input(r,
                       "mismatched collectives: PE %d called %s as collective #%llu on %s; "
