@@ -428,9 +428,15 @@ int coll_sig_watch(struct coll_grp *g, unsigned n) OFS_HIDDEN;
  * high bits with the sum of its own signatures (seen[] keeps the whole expected value) */
 #define COLL_CNT_BITS 40
 #define COLL_CNT_MASK ((1ull << COLL_CNT_BITS) - 1)
+/* what a signal adds: a count of 1 and 24 bits of signature h (the non-blocking
+ * collectives' signals too: nbc.h) */
+static inline uint64_t coll_cnt_unit(uint32_t h)
+{
+    return 1 + ((uint64_t)(h & 0xffffffu) << COLL_CNT_BITS);
+}
 static inline uint64_t coll_sig_unit(const struct coll_grp *g)
 {
-    return 1 + ((uint64_t)(g->sig & 0xffffffu) << COLL_CNT_BITS);
+    return coll_cnt_unit(g->sig);
 }
 /* the count of v reached that of t (modulo 2^COLL_CNT_BITS) */
 static inline int coll_cnt_reached(uint64_t v, uint64_t t)

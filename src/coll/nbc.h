@@ -35,10 +35,10 @@ enum nbc_cls { NBC_C_READY, NBC_C_DATA, NBC_C_SYNC, NBC_C_RED, NBC_NCLS };
  * predict at each count (nbc_expect): a member that posted the team's requests in another
  * order, or another collective, is named (nbc_verify) instead of a hang or a silent mix,
  * at no cost in messages. */
-#define NBC_CNT_BITS 40
-#define NBC_CNT(v) ((v) & ((1ULL << NBC_CNT_BITS) - 1))
+#define NBC_CNT_BITS COLL_CNT_BITS /* the blocking collectives' counted signals' layout */
+#define NBC_CNT(v) ((v)&COLL_CNT_MASK)
 #define NBC_HSUM(v) ((uint32_t)((v) >> NBC_CNT_BITS) & 0xffffffu)
-#define NBC_SIG_ADD(h) (1 + ((uint64_t)(h) << NBC_CNT_BITS))
+#define NBC_SIG_ADD(h) coll_cnt_unit(h)
 #define NBC_XHIST 64 /* counts remembered per counter (nbc_team.xhist) */
 /* Signals of one member's consecutive requests may land out of order (the fabric orders
  * nothing without a fence): a sum that disagrees counts only once it disagreed this long,
