@@ -1,15 +1,17 @@
-/* Passive-target progress (DESIGN rule 2): the last PE computes for ~2 s without
- * calling the library while PE 0 does 100 gets, 100 fetch-adds, 100 put+quiet and
- * 100 put-with-signal+quiet aimed at it (a put-with-signal may be a message that the
- * target applies: its quiet waits for that).  The target records the wall clock when it re-enters the library, the
- * origin when it finished; the origin must have finished first.  (Both clocks are
- * CLOCK_REALTIME on one machine.)  Other PEs only take part in the barriers.
+/* Passive-target progress (DESIGN rule 2): the last PE computes without calling the
+ * library while PE 0 does 100 gets, 100 fetch-adds, 100 put+quiet and 100
+ * put-with-signal+quiet aimed at it (a put-with-signal may be a message that the target
+ * applies: its quiet waits for that), then puts a word the target reads by load.  The
+ * target computes until it sees that word (or 20 s, 10 s in the later rounds: a target
+ * without passive progress never sees it) and records the wall clock when it re-enters
+ * the library, the origin when it finished; the origin must have finished first.  (Both
+ * clocks are CLOCK_REALTIME on one machine.)  Other PEs only take part in the barriers.
  *
- * Three times: after a barrier, then (computing ~1 s) right after a conversation, a
- * ping-pong of shmem_long_p and shmem_long_wait_until between the two, whose waits
- * leave the progress thread standing by (see ofi_attend) until it notices that the
- * target stopped waiting, then (~1 s) after one in which the target polls with
- * shmem_long_test, which counts likewise (comm_test_poll). */
+ * Three times: after a barrier, then right after a conversation, a ping-pong of
+ * shmem_long_p and shmem_long_wait_until between the two, whose waits leave the progress
+ * thread standing by (see ofi_attend) until it notices that the target stopped waiting,
+ * then after one in which the target polls with shmem_long_test, which counts likewise
+ * (comm_test_poll). */
 #include "ofi_test.h"
 
 #include <time.h>
@@ -21,7 +23,7 @@ int shmem_long_test(long *ivar, int cmp, long cmp_value);
 #define SHMEM_CMP_EQ 1
 
 #define NOPS 100
-#define COMPUTE_NS 2000000000LL
+#define COMPUTE_NS 20000000000LL /* the deadline; a round ends when PE 0 is done */
 
 static long counter;
 static long data[NOPS];
@@ -38,12 +40,16 @@ static int64_t now_ns(void)
 
 static long word[2]; /* the ping-pong: [0] written by PE 0, [1] by the target */
 
-/* the target's side of one round: compute, no library call until the deadline */
+static long fin; /* PE 0 puts 1 here once its operations are done */
+
+/* the target's side of one round: compute, no library call, until PE 0 says it is done
+ * (read by load) or the deadline: a loaded machine may take long to serve the operations,
+ * a target without passive progress never does */
 static void compute(int64_t ns)
 {
     volatile double x = 1.0;
     int64_t end = now_ns() + ns;
-    while (now_ns() < end)
+    while (now_ns() < end && !__atomic_load_n(&fin, __ATOMIC_ACQUIRE))
         for (int k = 0; k < 1000; k++)
             x = x * 1.0000001 + 1e-9;
     reentry_ns = now_ns();
@@ -59,6 +65,7 @@ static void round_trip(int me, int target, int conversation, int64_t compute_ns,
     sigw = 0;
     memset(sdata, 0, sizeof(sdata));
     word[0] = word[1] = 0;
+    fin = 0;
     shmem_barrier_all();
     if (conversation && (me == 0 || me == target)) {
         for (long i = 1; i <= 2000; i++) {
@@ -100,6 +107,9 @@ static void round_trip(int me, int target, int conversation, int64_t compute_ns,
             comm_quiet(COMM_CTX_DEFAULT);
         }
         done_ns = now_ns();
+        v = 1;
+        comm_put(COMM_CTX_DEFAULT, &fin, &v, sizeof(v), target);
+        comm_quiet(COMM_CTX_DEFAULT);
     }
     shmem_barrier_all();
     if (me == target) {
