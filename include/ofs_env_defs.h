@@ -178,7 +178,9 @@ OFS_ENV(BCAST_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_BCAST_ALGORITHM,
         "inline: a same-node team's broadcast of up to 120 bytes carried in the root's "
         "counters, what auto picks there; hier: for teams spanning "
         "nodes, the node part through shared memory and one leader per node over the fabric, "
-        "what auto picks there; on a one-node team hier runs as auto)")
+        "what auto picks there; on a one-node team hier runs as auto; over the fabric auto "
+        "takes linear for up to 8 members of one host and 64 KiB, else binomial, "
+        "scatter_allgather from 1 MiB at 16 or more members)")
 OFS_ENV(REDUCE_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_REDUCE_ALGORITHM,
         "Reduction algorithm (shm: for same-node teams; inline: a same-node team's reduction "
         "of up to 120 bytes of elements of up to 8 bytes through the members' counters, what "

@@ -27,6 +27,11 @@
  * (fewer dependent steps, n - 1 copies in all; docs/collectives.md) */
 #define COLL_BCAST_SA_MIN (1024 * 1024)
 #define COLL_BCAST_SA_NMIN 16
+/* auto, a team of one host that talks over the fabric: linear up to this many members
+ * and bytes.  The tree's second level waits for its forwarder to be scheduled, which on
+ * a loaded host costs more than the root's extra sends (docs/collectives.md) */
+#define COLL_BCAST_LINEAR_NMAX 8
+#define COLL_BCAST_LINEAR_MAX (64 * 1024)
 #define COLL_COLLECT_RING_MIN (256 * 1024) /* auto: ring from here */
 /* auto, team spanning nodes: the node-aware alltoall up to blocks of this many bytes;
  * above, each leader's packing and sending of all its node's blocks in turn costs more
@@ -215,6 +220,9 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
         return;
     }
     coll_grp_settle(g);
+    if (alg == COLL_ALG_AUTO && g->one_host && g->size <= COLL_BCAST_LINEAR_NMAX &&
+        len <= COLL_BCAST_LINEAR_MAX)
+        alg = COLL_ALG_LINEAR;
     if (alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM)
         alg = len >= COLL_BCAST_SA_MIN && g->size >= COLL_BCAST_SA_NMIN ? COLL_ALG_SCATTER_ALLGATHER
                                                                         : COLL_ALG_BINOMIAL;
