@@ -11,8 +11,8 @@
 
 #define MAXCTX 256
 
-static long data[MAXCTX];    /* data[i]: written by the previous PE's context i */
-static long counts[MAXCTX];  /* counts[i]: fetch-adds through the previous PE's context i */
+static long data[MAXCTX];   /* data[i]: written by the previous PE's context i */
+static long counts[MAXCTX]; /* counts[i]: fetch-adds through the previous PE's context i */
 static long nbi_data[MAXCTX];
 static long nbi_src[MAXCTX]; /* the source of a put_nbi: untouched until its destroy */
 static long arrived;
