@@ -264,6 +264,9 @@ err_free:
  * closed, caps.keep_endpoints); closed by ofi_fini. */
 static pthread_mutex_t ofi_spare_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ofi_ctx *ofi_spare;
+/* set once an endpoint could not be opened (descriptors or memory ran out): destroyed
+ * contexts' endpoints are closed from then on, giving back what the others need */
+static int ofi_spare_off;
 
 /* May ctx use the default context's endpoint?  A counter counts every operation of its
  * endpoint, so a quiet on one of the contexts sharing it waits for what all of them
@@ -291,8 +294,10 @@ ofs_status_t ofi_ctx_attach(struct comm_ctx *ctx)
         c->spare_next = NULL;
     }
     pthread_mutex_unlock(&ofi_spare_lock);
-    if (!c && (st = ofi_ctx_open(0, &c)) != OFS_OK)
+    if (!c && (st = ofi_ctx_open(0, &c)) != OFS_OK) {
+        __atomic_store_n(&ofi_spare_off, !ofi_g.caps.keep_endpoints, __ATOMIC_RELAXED);
         return st;
+    }
     if (c->users == 0) {
         c->users = 1;
         c->options = &ctx->options;
@@ -323,6 +328,10 @@ void ofi_ctx_detach(struct comm_ctx *ctx)
     if (c == ofi_g.dflt)
         __atomic_store_n(&ofi_g.dflt, NULL, __ATOMIC_RELEASE);
     c->options = NULL;
+    if (__atomic_load_n(&ofi_spare_off, __ATOMIC_RELAXED)) {
+        ofi_ctx_free(c);
+        return;
+    }
     pthread_mutex_lock(&ofi_spare_lock);
     c->spare_next = ofi_spare;
     ofi_spare = c;
