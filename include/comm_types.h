@@ -62,6 +62,10 @@ struct comm_ctx_pool;
  * per-context state in tp[] (created by its ctx_create).  Every context but the
  * default one lives in a slot of comm_g.ctxs (ofs_handle.h): magic first.  Written by
  * the comm layer only; the layers above read team. */
+/* ctx->options: a context of shmem_ctx_create, which a transport may back with resources
+ * shared with other such contexts (not a SHMEM_CTX_* bit) */
+#define COMM_CTX_USER (1L << 40)
+
 struct comm_ctx {
     uint32_t magic;             /* COMM_CTX_LIVE while the program may use it */
     long options;               /* SHMEM_CTX_* bits (the transports serialise on them) */

@@ -150,6 +150,10 @@ OFS_ENV(OFI_PUT_DELIVERY, DEBUG, BOOL, "0", "",
         "completion that order reads after writes: tcp;ofi_rxm, sockets, udp;ofi_rxd)")
 OFS_ENV(OFI_AMO_CASLOOP, DEBUG, BOOL, "0", "",
         "Testing: run every OFI atomic but compare-swap as a compare-swap loop (the fallback path)")
+OFS_ENV(OFI_CTX_SHARE, OFI, BOOL, "1", "",
+        "Below SHMEM_THREAD_MULTIPLE, the contexts of shmem_ctx_create use the default "
+        "context's OFI endpoint and connections (a quiet on one of them then also completes "
+        "the others' operations); 0: each opens its own")
 OFS_ENV(OFI_CQ_SIZE, OFI, LONG, "256", "1..1048576",
         "Entries of each context's completion queue (bounce-buffer completions and errors)")
 OFS_ENV(OFI_RAISE_NOFILE, OFI, BOOL, "1", "",

@@ -15,8 +15,8 @@ static int ctx_new(const char *routine, shmem_team_t team, int collective, long 
     if (team == SHMEM_TEAM_INVALID)
         return -1;
     ofs_check_team(routine, "team", team);
-    ofs_status_t st =
-        collective ? coll_team_ctx_create(team, options, &c) : comm_ctx_create(options, team, &c);
+    ofs_status_t st = collective ? coll_team_ctx_create(team, options, &c)
+                                 : comm_ctx_create(options | COMM_CTX_USER, team, &c);
     if (st != OFS_OK) {
         /* a failure the caller can handle (the specification's nonzero return), but
          * its cause (the transport's line before this) should not go unseen */

@@ -2,7 +2,8 @@ FUNC_TESTS = test/functional/hello test/functional/rma_basic test/functional/amo
 	test/functional/xatomic test/functional/pipeline \
 	test/functional/heap_limits test/functional/v16_api \
 	test/functional/ctx_team_pe test/functional/wait_end test/functional/no_finalize \
-	test/functional/ctx_drive test/functional/cache_depr test/functional/heap_align
+	test/functional/ctx_drive test/functional/cache_depr test/functional/heap_align \
+	test/functional/ctx_many
 check_PROGRAMS += $(FUNC_TESTS)
 test_functional_hello_LDADD = $(TEST_LDADD)
 test_functional_rma_basic_LDADD = $(TEST_LDADD)
@@ -21,6 +22,7 @@ test_functional_pipeline_LDADD = $(TEST_LDADD)
 test_functional_v16_api_LDADD = $(TEST_LDADD)
 test_functional_ctx_team_pe_LDADD = $(TEST_LDADD)
 test_functional_ctx_drive_LDADD = $(TEST_LDADD)
+test_functional_ctx_many_LDADD = $(TEST_LDADD)
 test_functional_cache_depr_LDADD = $(TEST_LDADD)
 test_functional_no_finalize_LDADD = $(TEST_LDADD)
 test_functional_wait_end_LDADD = $(UNIT_LDADD)

@@ -3,7 +3,7 @@
 # these sources with another implementation's oshcc.
 PERF_PROGS = test/performance/perf_machine test/performance/perf_cma test/performance/perf_lat \
 	test/performance/perf_bw test/performance/perf_rate test/performance/perf_barrier test/performance/perf_pingpong \
-	test/performance/ofi_raw test/performance/perf_first
+	test/performance/ofi_raw test/performance/perf_first test/performance/ctx_bench
 EXTRA_PROGRAMS = $(PERF_PROGS)
 CLEANFILES += $(PERF_PROGS)
 test_performance_perf_machine_SOURCES = test/performance/perf_machine.c
@@ -29,3 +29,5 @@ test_performance_perf_pingpong_SOURCES = test/performance/perf_pingpong.c
 test_performance_perf_pingpong_LDADD = $(TEST_LDADD)
 test_performance_perf_first_SOURCES = test/performance/perf_first.c
 test_performance_perf_first_LDADD = $(TEST_LDADD)
+test_performance_ctx_bench_SOURCES = test/performance/ctx_bench.c
+test_performance_ctx_bench_LDADD = $(TEST_LDADD)

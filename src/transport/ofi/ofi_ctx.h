@@ -75,7 +75,8 @@ struct ofi_ctx {
     /* on the list of contexts whose own endpoint sent messages (ofi_sig_drive) */
     int on_drive;
     struct ofi_ctx *drive_next, *drive_prev;
-    struct ofi_ctx *spare_next; /* kept for the next context (caps.keep_endpoints) */
+    struct ofi_ctx *spare_next; /* destroyed, kept for the next context */
+    int users;                  /* contexts using it (several: ofi_ctx_attach shares it) */
     uint64_t sig_flushes;
     uint64_t sig_acked;
     /* FI_MR_LOCAL: this struct registered once (slots and flush word get descriptors);
@@ -127,6 +128,13 @@ static inline void ofi_ctx_unlock(struct ofi_ctx *c, int locked)
 ofs_status_t ofi_ctx_open(int target, struct ofi_ctx **c_p) OFS_HIDDEN;
 void ofi_ctx_free(struct ofi_ctx *c) OFS_HIDDEN;
 ofs_status_t ofi_ctx_av_fill(struct ofi_ctx *c) OFS_HIDDEN;
+/* A comm context's endpoint: the default context's for the contexts of
+ * shmem_ctx_create below SHMEM_THREAD_MULTIPLE, else a destroyed context's kept one or
+ * a new one; given back
+ * (completed first) by ofi_ctx_detach; the kept ones closed by ofi_ctx_spares_free. */
+ofs_status_t ofi_ctx_attach(struct comm_ctx *ctx) OFS_HIDDEN;
+void ofi_ctx_detach(struct comm_ctx *ctx) OFS_HIDDEN;
+void ofi_ctx_spares_free(void) OFS_HIDDEN;
 ofs_status_t ofi_bounce_setup(struct ofi_ctx *c) OFS_HIDDEN;
 /* ofi_mr.c: FI_MR_LOCAL descriptors of the context's own slots (and segments) */
 ofs_status_t ofi_ctx_mr_setup(struct ofi_ctx *c, int target) OFS_HIDDEN;

@@ -256,3 +256,97 @@ err_free:
     ofi_ctx_free(c);
     return st;
 }
+
+/* Endpoints of destroyed contexts, quiet and off the drive list, each taken again by the
+ * next context created with its connections and the provider's pools (over tcp;ofi_rxm a
+ * new endpoint costs two pools of 1024 eager buffers, filled by page faults, and a
+ * connection to each peer on its first operation there; udp;ofi_rxd must never see one
+ * closed, caps.keep_endpoints); closed by ofi_fini. */
+static pthread_mutex_t ofi_spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ofi_ctx *ofi_spare;
+/* set once an endpoint could not be opened (descriptors or memory ran out): destroyed
+ * contexts' endpoints are closed from then on, giving back what the others need */
+static int ofi_spare_off;
+
+/* May ctx use the default context's endpoint?  A counter counts every operation of its
+ * endpoint, so a quiet on one of the contexts sharing it waits for what all of them
+ * issued before: complete, since below SHMEM_THREAD_MULTIPLE no other thread issues
+ * operations on the endpoint meanwhile (the progress thread only reads its counters;
+ * the library's internal contexts, which it may drive, never share).  Under
+ * SHMEM_THREAD_MULTIPLE threads use their contexts at once: an endpoint each. */
+static int ofi_ctx_shareable(const struct comm_ctx *ctx)
+{
+    return (ctx->options & COMM_CTX_USER) && ofs_g.thread_level < OFI_THREAD_MULTIPLE &&
+           ofs_g.params.OFI_CTX_SHARE;
+}
+
+ofs_status_t ofi_ctx_attach(struct comm_ctx *ctx)
+{
+    struct ofi_ctx *c;
+    ofs_status_t st;
+
+    pthread_mutex_lock(&ofi_spare_lock);
+    c = ofi_ctx_shareable(ctx) ? ofi_g.dflt : NULL;
+    if (c) {
+        c->users++;
+    } else if ((c = ofi_spare)) {
+        ofi_spare = c->spare_next;
+        c->spare_next = NULL;
+    }
+    pthread_mutex_unlock(&ofi_spare_lock);
+    if (!c && (st = ofi_ctx_open(0, &c)) != OFS_OK) {
+        __atomic_store_n(&ofi_spare_off, !ofi_g.caps.keep_endpoints, __ATOMIC_RELAXED);
+        return st;
+    }
+    if (c->users == 0) {
+        c->users = 1;
+        c->options = &ctx->options;
+    }
+    ctx->tp[COMM_TP_OFI] = c;
+    /* the first context is the default one: wait loops drive it too */
+    if (!ofi_g.dflt)
+        __atomic_store_n(&ofi_g.dflt, c, __ATOMIC_RELEASE);
+    return OFS_OK;
+}
+
+void ofi_ctx_detach(struct comm_ctx *ctx)
+{
+    struct ofi_ctx *c = ofi_ctx_of(ctx);
+    int last;
+
+    if (!c)
+        return;
+    /* shmem_ctx_destroy completes the context's operations (a shared endpoint's: all) */
+    ofi_quiet(ctx);
+    ctx->tp[COMM_TP_OFI] = NULL;
+    pthread_mutex_lock(&ofi_spare_lock);
+    last = --c->users == 0;
+    pthread_mutex_unlock(&ofi_spare_lock);
+    if (!last)
+        return;
+    ofi_sig_drive_remove(c);
+    if (c == ofi_g.dflt)
+        __atomic_store_n(&ofi_g.dflt, NULL, __ATOMIC_RELEASE);
+    c->options = NULL;
+    if (__atomic_load_n(&ofi_spare_off, __ATOMIC_RELAXED)) {
+        ofi_ctx_free(c);
+        return;
+    }
+    pthread_mutex_lock(&ofi_spare_lock);
+    c->spare_next = ofi_spare;
+    ofi_spare = c;
+    pthread_mutex_unlock(&ofi_spare_lock);
+}
+
+void ofi_ctx_spares_free(void)
+{
+    pthread_mutex_lock(&ofi_spare_lock);
+    struct ofi_ctx *c = ofi_spare;
+    ofi_spare = NULL;
+    pthread_mutex_unlock(&ofi_spare_lock);
+    while (c) {
+        struct ofi_ctx *next = c->spare_next;
+        ofi_ctx_free(c);
+        c = next;
+    }
+}

@@ -133,37 +133,12 @@ static ofs_status_t ofi_connect(void)
     return ofi_progress_start();
 }
 
-/* Contexts destroyed where the provider must not see their endpoints closed
- * (caps.keep_endpoints): quiet, off the drive list, each taken again by the next
- * context created; closed by ofi_fini. */
-static pthread_mutex_t ofi_spare_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct ofi_ctx *ofi_spare;
-
-static struct ofi_ctx *ofi_spare_take(void)
-{
-    pthread_mutex_lock(&ofi_spare_lock);
-    struct ofi_ctx *c = ofi_spare;
-    if (c)
-        ofi_spare = c->spare_next;
-    pthread_mutex_unlock(&ofi_spare_lock);
-    return c;
-}
-
-static void ofi_spare_put(struct ofi_ctx *c)
-{
-    pthread_mutex_lock(&ofi_spare_lock);
-    c->spare_next = ofi_spare;
-    ofi_spare = c;
-    pthread_mutex_unlock(&ofi_spare_lock);
-}
-
 static void ofi_fini(void)
 {
     ofi_names_unguard();
     ofi_progress_stop();
     ofi_print_fini();
-    for (struct ofi_ctx *c; (c = ofi_spare_take());)
-        ofi_ctx_free(c);
+    ofi_ctx_spares_free();
     ofi_segs_deregister();
     ofi_ctx_free(ofi_g.target.ctx);
     ofi_g.target.ctx = NULL;
@@ -186,39 +161,6 @@ static void ofi_fini(void)
     ofi_g.active = NULL;
 }
 
-static ofs_status_t ofi_ctx_create(struct comm_ctx *ctx)
-{
-    struct ofi_ctx *c = ofi_spare_take();
-    ofs_status_t st;
-
-    if (!c && (st = ofi_ctx_open(0, &c)) != OFS_OK)
-        return st;
-    c->options = &ctx->options;
-    ctx->tp[COMM_TP_OFI] = c;
-    /* the first context is the default one: wait loops drive it too */
-    if (!ofi_g.dflt)
-        __atomic_store_n(&ofi_g.dflt, c, __ATOMIC_RELEASE);
-    return OFS_OK;
-}
-
-static void ofi_ctx_destroy(struct comm_ctx *ctx)
-{
-    struct ofi_ctx *c = ofi_ctx_of(ctx);
-
-    if (!c)
-        return;
-    ofi_quiet(ctx);
-    ofi_sig_drive_remove(c);
-    if (c == ofi_g.dflt)
-        __atomic_store_n(&ofi_g.dflt, NULL, __ATOMIC_RELEASE);
-    c->options = NULL;
-    if (ofi_g.caps.keep_endpoints)
-        ofi_spare_put(c);
-    else
-        ofi_ctx_free(c);
-    ctx->tp[COMM_TP_OFI] = NULL;
-}
-
 static void *ofi_ptr(int seg, size_t off, int pe)
 {
     (void)seg;
@@ -234,8 +176,8 @@ struct transport_ops ofi_transport_ops = {
     .connect = ofi_connect,
     .quiesce = ofi_progress_stop,
     .fini = ofi_fini,
-    .ctx_create = ofi_ctx_create,
-    .ctx_destroy = ofi_ctx_destroy,
+    .ctx_create = ofi_ctx_attach,
+    .ctx_destroy = ofi_ctx_detach,
     .quiet = ofi_quiet,
     .ptr = ofi_ptr,
     .progress = ofi_progress,
