@@ -3,3 +3,4 @@ noinst_HEADERS += include/ofs.h include/ofs_env_defs.h include/ofs_check.h inclu
 	include/coll.h
 noinst_HEADERS += include/ofs_handle.h include/ofs_backoff.h
 noinst_HEADERS += include/ofs_stats.h
+noinst_HEADERS += include/ofs_fabric.h

@@ -163,6 +163,10 @@ OFS_ENV(OFI_RAISE_NOFILE, OFI, BOOL, "1", "",
 OFS_ENV(OFI_MR_MODE, OFI, STRING, "auto", "<nonempty>",
         "Memory registration: auto, basic or scalable (mode asked of the provider), then +local "
         "and/or +endpoint to act as if the provider required FI_MR_LOCAL/FI_MR_ENDPOINT")
+OFS_ENV(OFI_LIBRARY, OFI, STRING, "", "",
+        "The libfabric shared library (a path, or a name dlopen searches for) loaded when the "
+        "job needs the OFI route, which is the only time it is loaded; empty: the one "
+        "ofishmem was built against (ofishmem_info names it)")
 OFS_ENV(OFI_KERNEL_SYMBOLS, OFI, BOOL, "0", "",
         "Let libfabric's providers read /proc/kallsyms when they load in the first fi_getinfo "
         "(libfabric 1.17's verbs provider scans all of it for peer-memory and dma-buf support, "

@@ -34,6 +34,7 @@ ofs_env_defs.h util
 ofs_handle.h   util
 ofs_backoff.h  util
 ofs_stats.h    util
+ofs_fabric.h   util
 rt.h           runtime
 heap.h         heap
 comm_types.h   transport

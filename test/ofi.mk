@@ -19,3 +19,7 @@ EXTRA_DIST += test/ofi.mk test/functional/ofi_test.h test/functional/check_ofi_b
 # Start-up with every PE on the fabric (test/lists/startup.list).
 check_PROGRAMS += test/functional/startup_ofi
 test_functional_startup_ofi_LDADD = $(TEST_LDADD)
+# libfabric loaded only where the OFI route is used (test/lists/startup.list)
+check_PROGRAMS += test/functional/fabric_loaded
+test_functional_fabric_loaded_LDADD = $(TEST_LDADD)
+EXTRA_DIST += test/functional/check_fabric_unlinked.sh

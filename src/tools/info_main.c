@@ -1,25 +1,41 @@
 /* ofishmem_info: version, build configuration, libfabric providers, parameters. */
 #include "ofs.h"
+#include "ofs_fabric.h" /* before any <rdma/...> header */
 
 #include <hwloc.h>
-#include <rdma/fabric.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+/* Loaded as the library loads it: the same file (SHMEM_OFI_LIBRARY, or the one it was
+ * built against), found or not. */
 static void info_providers(void)
 {
-    struct fi_info *hints = fi_allocinfo(), *list = NULL;
+    const char *path = getenv("SHMEM_OFI_LIBRARY");
+    struct fi_info *hints, *list = NULL;
     const char *seen[64];
+    char err[512];
     int nseen = 0;
 
+    if (!path || !*path)
+        path = ofs_fabric_default_path();
+    if (ofs_fabric_load(path, err, sizeof(err)) != 0) {
+        printf("libfabric (%s):\n  not loaded: %s\n  (needed only by jobs that use the OFI "
+               "route: install the Debian package %s)\n",
+               path, err, OFS_FABRIC_PACKAGE);
+        return;
+    }
+    hints = fi_allocinfo();
     if (!hints)
         return;
     hints->caps = FI_RMA;
     hints->ep_attr->type = FI_EP_RDM;
     hints->domain_attr->mr_mode =
         FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_LOCAL | FI_MR_ENDPOINT;
-    printf("libfabric:\n  version %u.%u (header %u.%u)\n", FI_MAJOR(fi_version()),
-           FI_MINOR(fi_version()), FI_MAJOR_VERSION, FI_MINOR_VERSION);
+    printf("libfabric (%s, loaded when a job needs the OFI route):\n  version %u.%u (header "
+           "%u.%u)\n",
+           path, FI_MAJOR(fi_version()), FI_MINOR(fi_version()), FI_MAJOR_VERSION,
+           FI_MINOR_VERSION);
     if (fi_getinfo(FI_VERSION(1, 5), NULL, NULL, 0, hints, &list) != 0) {
         printf("  providers with RMA on RDM endpoints: none found\n");
     } else {

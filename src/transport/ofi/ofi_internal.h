@@ -10,13 +10,17 @@
  * ofi_mr.c registers memory, ofi_limits.c watches the open-file limit, ofi_print.c
  * prints the SHMEM_INFO lines, ofi_kallsyms.c keeps libfabric's providers from
  * scanning /proc/kallsyms as they load (its fopen is libsma.so's only), ofi_setup.c
- * opens and closes the rest.
+ * loads libfabric (include/ofs_fabric.h: libsma does not link it) and opens and
+ * closes the rest.
  */
 #ifndef OFS_OFI_INTERNAL_H
 #define OFS_OFI_INTERNAL_H
 
 #include "transport.h"
 #include "heap.h"
+/* first: renames libfabric's few non-inline entry points to the ones that call into
+ * the libfabric ofi_init loads with dlopen */
+#include "ofs_fabric.h"
 
 #include <rdma/fabric.h>
 #include <rdma/fi_atomic.h>

@@ -15,13 +15,17 @@
  * order); where a program dlopens libsma, libc was found first and nothing changes.
  *
  * usleep, for the same reason: Debian's libfabric 1.17 links libpsm2 and (through
- * libpsm_infinipath) libinfinipath, whose constructors each calibrate a clock before
- * main: pinned to CPU 0, usleep(125) over and over until gettimeofday has moved 0.1 s,
- * some 800 sleeps per library and process, all of a job's PEs waking on CPU 0 while the
- * launcher starts the others.  Called from those two libraries before libsma's own
- * constructor has run (so while they load), a sleep shorter than that window sleeps
- * the whole window at once: the same 0.1 s, the same measure (cycles over elapsed
- * time), one wake-up.  Every other call sleeps as the C library's usleep does.
+ * libpsm_infinipath) libinfinipath, whose constructors each calibrate a clock as they
+ * load: pinned to CPU 0, usleep(125) over and over until gettimeofday has moved 0.1 s,
+ * some 800 sleeps per library and process.  libsma does not link libfabric: it is
+ * loaded with dlopen when a job needs the OFI route (ofs_fabric_load, src/util/fabric.c),
+ * and only then do those constructors run, inside that dlopen.  Called from those two
+ * libraries while they load (during ofs_fabric_load's dlopen, on its thread; or before
+ * libsma's own constructor has run, where a program links libfabric itself), a sleep
+ * shorter than that window sleeps the whole window at once: the same 0.1 s, the same
+ * measure (cycles over elapsed time), one wake-up.  Every other call sleeps as the C
+ * library's usleep does.  The 0.2 s of wall time remains on the OFI route; a job on
+ * the shared-memory route never loads those libraries.
  */
 #define _GNU_SOURCE
 #include "ofi_internal.h"
@@ -70,7 +74,8 @@ OFS_API FILE *fopen(const char *path, const char *mode)
 /* the calibration's window: it loops until gettimeofday has moved more than this */
 #define OFI_CALIBRATION_US 100000u
 
-static int ofi_lib_loaded; /* libsma's constructor has run: every dependency's has */
+/* libsma's constructor has run: every library loaded with the program has run its own */
+static int ofi_lib_loaded;
 
 __attribute__((constructor)) static void ofi_lib_loaded_mark(void)
 {
@@ -93,7 +98,7 @@ OFS_API int usleep(useconds_t us)
 {
     struct timespec ts;
 
-    if (!ofi_lib_loaded && us < OFI_CALIBRATION_US &&
+    if ((!ofi_lib_loaded || ofs_fabric_loading) && us < OFI_CALIBRATION_US &&
         ofi_calibrating_lib(__builtin_return_address(0)))
         us = OFI_CALIBRATION_US;
     ts.tv_sec = (time_t)(us / 1000000u);

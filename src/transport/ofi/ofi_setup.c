@@ -18,6 +18,31 @@ struct ofi_state ofi_g = { .target = { .cq_fd = -1 },
 
 static struct ofi_peer_info ofi_me; /* what this PE published */
 
+/* Load libfabric (SHMEM_OFI_LIBRARY, or the one configure found): libsma does not link
+ * it, so that a job whose PEs all talk over shared memory never loads it.  Else one
+ * line: why this PE needs it, what failed and what to install. */
+static ofs_status_t ofi_lib_load(const unsigned char *peers)
+{
+    char err[512], why[96];
+    int me = ofs_g.my_pe;
+
+    if (ofs_fabric_load(ofs_g.params.OFI_LIBRARY, err, sizeof(err)) == 0)
+        return OFS_OK;
+    snprintf(why, sizeof(why), "SHMEM_LOCAL_TRANSPORT=ofi");
+    for (int pe = 0; pe < ofs_g.n_pes; pe++) {
+        if (peers[pe] && ofs_g.node_of && ofs_g.node_of[pe] != ofs_g.node_of[me]) {
+            snprintf(why, sizeof(why), "PE %d is on another node%s", pe,
+                     ofs_g.params.SIM_PES_PER_NODE > 0 ? ", simulated: SHMEM_SIM_PES_PER_NODE"
+                                                       : "");
+            break;
+        }
+    }
+    ofs_log_error("ofi: this job needs the OFI route (%s), which needs libfabric: %s; install "
+                  "it (Debian package %s) or name it with SHMEM_OFI_LIBRARY",
+                  why, err, OFS_FABRIC_PACKAGE);
+    return OFS_ERR_NOT_FOUND;
+}
+
 static ofs_status_t ofi_fabric_open(void)
 {
     int ret;
@@ -44,6 +69,9 @@ static ofs_status_t ofi_init(const unsigned char *peers)
     if (!ofi_g.active || !ofi_g.peers)
         return OFS_ERR_NOMEM;
     memcpy(ofi_g.active, peers, ofs_g.n_pes);
+    st = ofi_lib_load(peers);
+    if (st != OFS_OK)
+        return st;
     ofi_nofile_raise();
     st = ofi_info_choose();
     if (st != OFS_OK)
