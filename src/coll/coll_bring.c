@@ -258,6 +258,12 @@ static void bring_aset(struct coll_grp *g, void *dest, const void *src, size_t l
     uint64_t *q = &g->flags[COLL_ASET_BQ], *bell = &g->flags[COLL_ASET_BBELL], *e, a;
 
     COMM_WAIT_UNTIL_NAP((e = aset_oldest(q, &a)) != NULL, aset_nap(q, bell));
+    /* Once more: a scan reads the entries one at a time, so it can pass an entry before
+     * the root's announcement lands there and find the root's next one in a later entry
+     * (a broadcast64 then a broadcast32 on one pSync: each would take the other's data).
+     * The root posts in order, so the announcement this scan found was posted after
+     * every older one: now they are all visible. */
+    e = aset_oldest(q, &a);
     if (__atomic_load_n(bell, __ATOMIC_RELAXED)) /* pSync reads 0 again on return */
         __atomic_store_n(bell, 0, __ATOMIC_RELAXED);
     if (AQ_ROOT(a) != root || ANN_K(a) != k)

@@ -10,7 +10,9 @@ oshrun=${OSHRUN:-scripts/oshrun}
 prog=test/conformance/peer_gone
 victim_pe=$((npes - 1))
 out=out.$$; err=err.$$
-timeout -k 2 60 "$oshrun" -n "$npes" "$prog" "$mode" >$out 2>$err &
+# oshrun's watcher ends a launcher whose PEs have all been zombies for 3 s: here the
+# launcher is held on purpose (its PEs cannot be reaped meanwhile) for up to 10 s
+OSHRUN_WATCH_SECONDS=15 timeout -k 2 60 "$oshrun" -n "$npes" "$prog" "$mode" >$out 2>$err &
 job=$!
 trap 'kill -CONT $launcher 2>/dev/null; rm -f $out $err' EXIT
 for _ in $(seq 200); do
