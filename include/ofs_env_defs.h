@@ -153,7 +153,12 @@ OFS_ENV(OFI_AMO_CASLOOP, DEBUG, BOOL, "0", "",
 OFS_ENV(OFI_CTX_SHARE, OFI, BOOL, "1", "",
         "Below SHMEM_THREAD_MULTIPLE, the contexts of shmem_ctx_create use the default "
         "context's OFI endpoint and connections (a quiet on one of them then also completes "
-        "the others' operations); 0: each opens its own")
+        "the others' operations), and under SHMEM_THREAD_MULTIPLE those that are not private "
+        "share SHMEM_OFI_CTX_ENDPOINTS endpoints; 0: each opens its own")
+OFS_ENV(OFI_CTX_ENDPOINTS, OFI, LONG, "0", "0..1048576",
+        "Under SHMEM_THREAD_MULTIPLE, the most endpoints the contexts of shmem_ctx_create that "
+        "are not SHMEM_CTX_PRIVATE open; a context created past it shares the least used one "
+        "(default 0: one per CPU the PE may run on, at least 4)")
 OFS_ENV(OFI_CQ_SIZE, OFI, LONG, "256", "1..1048576",
         "Entries of each context's completion queue (bounce-buffer completions and errors)")
 OFS_ENV(OFI_RAISE_NOFILE, OFI, BOOL, "1", "",

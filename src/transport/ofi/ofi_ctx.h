@@ -77,6 +77,7 @@ struct ofi_ctx {
     struct ofi_ctx *drive_next, *drive_prev;
     struct ofi_ctx *spare_next; /* destroyed, kept for the next context */
     int users;                  /* contexts using it (several: ofi_ctx_attach shares it) */
+    int pooled;                 /* in the THREAD_MULTIPLE pool of shared endpoints */
     uint64_t sig_flushes;
     uint64_t sig_acked;
     /* FI_MR_LOCAL: this struct registered once (slots and flush word get descriptors);

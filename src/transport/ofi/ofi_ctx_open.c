@@ -2,8 +2,10 @@
  * Opening and closing a context's endpoint: its AV, CQ, counters, bounce buffers and
  * local registrations (ofi_ctx.h).
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "ofi_ctx.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -280,13 +282,78 @@ static int ofi_ctx_shareable(const struct comm_ctx *ctx)
            ofs_g.params.OFI_CTX_SHARE;
 }
 
+/* Under SHMEM_THREAD_MULTIPLE a context that is not private locks its endpoint at
+ * every operation (ofi_ctx_lock), so several of them can share one as safely as one
+ * context shared by several threads: past SHMEM_OFI_CTX_ENDPOINTS such endpoints (more
+ * than the threads that can run at once gain nothing, and each costs its provider's
+ * pools and connections), a new one takes the pooled endpoint with the fewest users.
+ * A quiet holds the endpoint's lock while it completes everything issued on it, so it
+ * completes at least its own context's operations, never waits for ones issued after
+ * it began.  A pooled endpoint's options are never private, whoever opened it. */
+static const long ofi_pool_options = 0;
+static struct ofi_ctx **ofi_pool;
+static int ofi_pool_n, ofi_pool_max;
+
+static int ofi_ctx_poolable(const struct comm_ctx *ctx)
+{
+    return (ctx->options & COMM_CTX_USER) && !(ctx->options & OFI_CTX_PRIVATE) &&
+           ofs_g.thread_level == OFI_THREAD_MULTIPLE && ofs_g.params.OFI_CTX_SHARE;
+}
+
+/* The least used pooled endpoint once the pool is full, else NULL (open or take a
+ * spare, then ofi_pool_add).  Called with ofi_spare_lock held. */
+static struct ofi_ctx *ofi_pool_pick(void)
+{
+    if (!ofi_pool) {
+        long max = ofs_g.params.OFI_CTX_ENDPOINTS;
+        if (max <= 0) {
+            cpu_set_t set;
+            max = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+            max = max < 4 ? 4 : max;
+        }
+        ofi_pool = calloc((size_t)max, sizeof(*ofi_pool));
+        if (!ofi_pool)
+            return NULL; /* no pool: an endpoint each, as before */
+        ofi_pool_max = (int)max;
+    }
+    if (ofi_pool_n < ofi_pool_max)
+        return NULL;
+    struct ofi_ctx *best = ofi_pool[0];
+    for (int i = 1; i < ofi_pool_n; i++)
+        if (ofi_pool[i]->users < best->users)
+            best = ofi_pool[i];
+    return best;
+}
+
+static void ofi_pool_add(struct ofi_ctx *c)
+{
+    pthread_mutex_lock(&ofi_spare_lock);
+    if (ofi_pool && ofi_pool_n < ofi_pool_max) {
+        c->pooled = 1;
+        ofi_pool[ofi_pool_n++] = c;
+    }
+    pthread_mutex_unlock(&ofi_spare_lock);
+}
+
+static void ofi_pool_remove(struct ofi_ctx *c)
+{
+    for (int i = 0; i < ofi_pool_n; i++)
+        if (ofi_pool[i] == c) {
+            ofi_pool[i] = ofi_pool[--ofi_pool_n];
+            break;
+        }
+    c->pooled = 0;
+}
+
 ofs_status_t ofi_ctx_attach(struct comm_ctx *ctx)
 {
     struct ofi_ctx *c;
     ofs_status_t st;
 
+    int pool = ofi_ctx_poolable(ctx);
+
     pthread_mutex_lock(&ofi_spare_lock);
-    c = ofi_ctx_shareable(ctx) ? ofi_g.dflt : NULL;
+    c = ofi_ctx_shareable(ctx) ? ofi_g.dflt : pool ? ofi_pool_pick() : NULL;
     if (c) {
         c->users++;
     } else if ((c = ofi_spare)) {
@@ -300,7 +367,9 @@ ofs_status_t ofi_ctx_attach(struct comm_ctx *ctx)
     }
     if (c->users == 0) {
         c->users = 1;
-        c->options = &ctx->options;
+        c->options = pool ? &ofi_pool_options : &ctx->options;
+        if (pool)
+            ofi_pool_add(c);
     }
     ctx->tp[COMM_TP_OFI] = c;
     /* the first context is the default one: wait loops drive it too */
@@ -321,6 +390,8 @@ void ofi_ctx_detach(struct comm_ctx *ctx)
     ctx->tp[COMM_TP_OFI] = NULL;
     pthread_mutex_lock(&ofi_spare_lock);
     last = --c->users == 0;
+    if (last && c->pooled)
+        ofi_pool_remove(c);
     pthread_mutex_unlock(&ofi_spare_lock);
     if (!last)
         return;
@@ -349,4 +420,9 @@ void ofi_ctx_spares_free(void)
         ofi_ctx_free(c);
         c = next;
     }
+    pthread_mutex_lock(&ofi_spare_lock);
+    free(ofi_pool);
+    ofi_pool = NULL;
+    ofi_pool_n = ofi_pool_max = 0;
+    pthread_mutex_unlock(&ofi_spare_lock);
 }
