@@ -70,8 +70,8 @@ static void fail(int it, const char *call, int root, int i, int64_t want, int64_
     fprintf(stderr,
             "coll_aset_race: FAIL part %s set (PE_start %d, logPE_stride %d, PE_size %d) "
             "iteration %d call %s root %d: PE %d element %d expected %lld got %lld\n",
-            part, set_start, set_logs, set_size, it, call, root, shmem_my_pe(), i,
-            (long long)want, (long long)got);
+            part, set_start, set_logs, set_size, it, call, root, shmem_my_pe(), i, (long long)want,
+            (long long)got);
     fflush(stderr);
     shmem_global_exit(1);
 }
@@ -85,9 +85,7 @@ static void lag(int it, int c, int me, int fast)
     if (fast)
         return;
     switch (h % 5) {
-    case 0:
-        usleep((useconds_t)(h >> 8) % 120);
-        break;
+    case 0: usleep((useconds_t)(h >> 8) % 120); break;
     case 1: {
         double x = 1.0;
         for (unsigned k = 0; k < (h >> 8) % 3000; k++)
@@ -95,8 +93,7 @@ static void lag(int it, int c, int me, int fast)
         sink = x;
         break;
     }
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -153,8 +150,7 @@ static void full(int it, int c, int r, int par, int ps)
     case 2:
         for (int i = 0; i < NRED; i++)
             isrc[i] = (int)(val(it, c, r, i) % 1000);
-        shmem_int_sum_to_all(idst[par], isrc, NRED, set_start, set_logs, n, iWrk[ps],
-                             pSyncs[ps]);
+        shmem_int_sum_to_all(idst[par], isrc, NRED, set_start, set_logs, n, iWrk[ps], pSyncs[ps]);
         for (int i = 0; i < NRED; i++) {
             int e = 0;
             for (int p = 0; p < n; p++)
@@ -166,8 +162,7 @@ static void full(int it, int c, int r, int par, int ps)
     case 3:
         for (int i = 0; i < NRED; i++)
             lsrc[i] = (long)val(it, c, r, i);
-        shmem_long_max_to_all(ldst[par], lsrc, NRED, set_start, set_logs, n, lWrk[ps],
-                              pSyncs[ps]);
+        shmem_long_max_to_all(ldst[par], lsrc, NRED, set_start, set_logs, n, lWrk[ps], pSyncs[ps]);
         for (int i = 0; i < NRED; i++) {
             long e = (long)val(it, c, 0, i);
             for (int p = 1; p < n; p++)
@@ -176,9 +171,7 @@ static void full(int it, int c, int r, int par, int ps)
                 fail(it, "shmem_long_max_to_all", -1, i, e, ldst[par][i]);
         }
         break;
-    default:
-        shmem_barrier(set_start, set_logs, n, pSyncs[ps]);
-        break;
+    default: shmem_barrier(set_start, set_logs, n, pSyncs[ps]); break;
     }
 }
 
@@ -230,15 +223,15 @@ static void part_ext(int iters, int r)
         for (int c = 0; c < 6; c++) {
             long *ps = pSyncs[it % 2 ? 4 - c % 2 : 4];
             int b = c / 2; /* a dest of its own for each call of the burst */
-            if (c == 0) /* the members wait in their queues, then the burst comes */
+            if (c == 0)    /* the members wait in their queues, then the burst comes */
                 lag(it, c, r, r != root);
             else if (c % 3 == 2)
                 lag(it, c, r, r == root);
             if (c % 2 == 0)
                 bcast64(it, 10 + c, b64[b], c < 4 ? 1 : n64(it, c), root, r, ps);
             else
-                bcast32(it, 10 + c, b32[b], c < 4 ? (size_t)(1 + c / 2 % 2) : n32(it, c),
-                        root, r, ps);
+                bcast32(it, 10 + c, b32[b], c < 4 ? (size_t)(1 + c / 2 % 2) : n32(it, c), root, r,
+                        ps);
         }
         /* then at once a full call on the burst's last pSync */
         lag(it, 20, r, r == root);

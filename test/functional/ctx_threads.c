@@ -140,8 +140,7 @@ int main(int argc, char **argv)
         /* destroyed endpoints are kept for the next context: measure with fresh ones,
          * the private first (its endpoint then serves as a spare for the shared ones) */
         const char *e = getenv("SHMEM_OFI_CTX_ENDPOINTS");
-        int max = e ? atoi(e) : 0, one = ctx_fds(SHMEM_CTX_PRIVATE, 1),
-            many = ctx_fds(0, NT * CPT);
+        int max = e ? atoi(e) : 0, one = ctx_fds(SHMEM_CTX_PRIVATE, 1), many = ctx_fds(0, NT * CPT);
         if (me == 0)
             printf("one private context: %d descriptors; %d shared ones: %d (at most %d "
                    "endpoints)\n",
