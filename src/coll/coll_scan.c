@@ -23,8 +23,14 @@ int coll_scan(struct coll_team *team, void *dest, const void *src, size_t nelems
 
     COLL_CHECK(NULL, team, .kind = COLL_NBC_SCAN, .type = type, .exclusive = exclusive,
                .nelems = nelems);
-    if (nelems == 0)
+    if (nelems == 0) {
+        /* still a collective of the team: numbered, or the next one would get this
+         * number too while a member's entry of it still says scan (a long wait there
+         * would name a mismatch that is not) */
+        coll_live_enter(team, NULL, COLL_NBC_SCAN, exclusive);
+        coll_live_leave(team);
         return 0;
+    }
     acc = calloc(1, bytes); /* all-zero bytes are 0 for every arithmetic type here */
     tmp = malloc(tlen);
     if (!acc || !tmp)

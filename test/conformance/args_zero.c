@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define N 8
 
@@ -134,6 +135,15 @@ int main(void)
 
     zero_calls(NULL, right);
     zero_calls(priv, right);
+
+    /* a scan of no elements is still one of the team's collectives: PE 0 lags before
+     * the next one while the others wait in it long enough to look at PE 0's published
+     * signature, which must not be taken for a mismatch */
+    shmem_long_sum_exscan(SHMEM_TEAM_WORLD, NULL, NULL, 0);
+    shmem_long_sum_inscan(SHMEM_TEAM_WORLD, NULL, NULL, 0);
+    if (me == 0)
+        usleep(1500000);
+    shmem_barrier_all();
 
     /* put-with-signal with no data still delivers the signal */
     shmem_long_put_signal(NULL, NULL, 0, &sig, 1, SHMEM_SIGNAL_ADD, right);
