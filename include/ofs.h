@@ -184,6 +184,9 @@ void ofs_set_abort_handler(ofs_abort_fn fn) OFS_HIDDEN;
 
 /* Print the message and take the whole job down with exit status 'code'. */
 void ofs_fatal(int code, const char *fmt, ...) OFS_PRINTF(2, 3) OFS_NORETURN OFS_HIDDEN;
+/* The CPUs this process may run on (its affinity mask; 1 where that cannot be read). */
+int ofs_cpus_usable(void) OFS_HIDDEN;
+
 /* CLOCK_MONOTONIC in ns (deadlines and intervals of waits, statistics) */
 static inline uint64_t ofs_clock_ns(void)
 {

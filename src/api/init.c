@@ -15,7 +15,6 @@
 #include "init.h"
 #include "ofs_stats.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -34,8 +33,7 @@ static void init_print_info(void)
 
 static void init_oversubscribed(void)
 {
-    cpu_set_t set;
-    int ncpu = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+    int ncpu = ofs_cpus_usable();
 
     /* a launcher that binds each PE to one core has given each its own CPU */
     int on_host = ofs_g.local_size;

@@ -2,10 +2,8 @@
  * Opening and closing a context's endpoint: its AV, CQ, counters, bounce buffers and
  * local registrations (ofi_ctx.h).
  */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "ofi_ctx.h"
 
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -306,11 +304,8 @@ static struct ofi_ctx *ofi_pool_pick(void)
 {
     if (!ofi_pool) {
         long max = ofs_g.params.OFI_CTX_ENDPOINTS;
-        if (max <= 0) {
-            cpu_set_t set;
-            max = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
-            max = max < 4 ? 4 : max;
-        }
+        if (max <= 0)
+            max = ofs_cpus_usable() < 4 ? 4 : ofs_cpus_usable();
         ofi_pool = calloc((size_t)max, sizeof(*ofi_pool));
         if (!ofi_pool)
             return NULL; /* no pool: an endpoint each, as before */
