@@ -31,7 +31,13 @@
  * 1.14-1.27x slower (docs/nbc.md). */
 #define NBC_NAP_FD_NS NBC_NAP_MAX_NS
 #define NBC_LINGER_NS 10000000L
-#define NBC_LINGER_NAP_NS 100000L
+/* Each timed wait of the linger ends in a wake-up of this thread, which on a node
+ * without a spare CPU takes a CPU from a PE for a few microseconds, and two PEs that
+ * wait for each other both stall: frequent ones slowed every small collective of the
+ * program, the blocking ones too (docs/nbc.md).  A request that its post did not
+ * complete is seen within this bound when the program computes without calling the
+ * library; a post + wait loop completes its requests itself. */
+#define NBC_LINGER_NAP_NS 1000000L
 
 uint64_t *nbc_bell;
 
