@@ -72,12 +72,23 @@ static int sync_all(void *ivars, size_t nelems, const int *status, int cmp, cons
     return 1;
 }
 
+/* Where this thread's next *_any scan starts: one past the index its last call returned.
+ * The spec requires that a satisfied element i is returned by some call of a series, not
+ * only the lowest satisfied one (a loop polling test_any over flags that stay set would
+ * otherwise never see the others). */
+static _Thread_local size_t sync_any_next;
+
 static size_t sync_any(void *ivars, size_t nelems, const int *status, int cmp, const void *values,
                        int vector, size_t size, int kind)
 {
-    for (size_t i = 0; i < nelems; i++)
-        if (sync_included(status, i) && sync_elem(ivars, i, cmp, values, vector, size, kind))
+    size_t start = sync_any_next < nelems ? sync_any_next : 0;
+    for (size_t k = 0; k < nelems; k++) {
+        size_t i = k < nelems - start ? start + k : k - (nelems - start);
+        if (sync_included(status, i) && sync_elem(ivars, i, cmp, values, vector, size, kind)) {
+            sync_any_next = i + 1;
             return i;
+        }
+    }
     return SIZE_MAX;
 }
 

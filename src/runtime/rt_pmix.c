@@ -543,6 +543,15 @@ ofs_status_t rt_barrier_poll(void (*poll)(void *), void *arg)
     if (rc == PMIX_OPERATION_SUCCEEDED) /* done at once, without the callback */
         rc = PMIX_SUCCESS;
 #endif
+    if (rc == PMIX_ERR_PARTIAL_SUCCESS) {
+        /* a PE left the job without reaching the fence: it called shmem_global_exit
+         * while this one finalized (the spec's own example ends so), or it failed, which
+         * the launcher reports.  The job is ending; an error line from each PE still in
+         * shmem_finalize would name no error of theirs. */
+        ofs_log_debug("PMIx fence: a PE left the job before reaching it (%s)",
+                      PMIx_Error_string(rc));
+        return OFS_ERR_RUNTIME;
+    }
     if (rc != PMIX_SUCCESS) {
         ofs_log_error("PMIx_Fence_nb failed: %s", PMIx_Error_string(rc));
         return OFS_ERR_RUNTIME;

@@ -3,7 +3,8 @@
 # Runs the program on NPES PEs through oshrun (0: without a launcher) and checks that
 # the whole job ends within SECONDS with exit status STATUS ('nonzero' for any failure),
 # that stderr matches PATTERN (egrep; '' for none), that no PE process is left, and that
-# /dev/shm holds the same ofishmem objects before and after.
+# /dev/shm holds the same ofishmem objects before and after.  With NOT_PATTERN set in the
+# environment, stderr must not match it.
 npes=$1; want=$2; secs=$3; pattern=$4; shift 5
 . "$(dirname "$0")/lib.sh"
 oshrun=${OSHRUN:-scripts/oshrun}
@@ -30,6 +31,9 @@ fi
 [ $ms -le $((secs * 1000)) ] || { echo "the job took $ms ms, more than $secs s"; fail=1; }
 if [ -n "$pattern" ] && ! grep -Eq "$pattern" err.$$; then
     echo "stderr does not match: $pattern"; fail=1
+fi
+if [ -n "${NOT_PATTERN:-}" ] && grep -Eq "$NOT_PATTERN" err.$$; then
+    echo "stderr matches what it must not: $NOT_PATTERN"; fail=1
 fi
 # no process of the program may survive the job
 stray=$(stray_procs "$(basename "$prog")")

@@ -1,6 +1,8 @@
 /* A program that fails on purpose, for the failure tests.  argv[1] is the mode:
  *   ok              barrier, finalize, exit 0
  *   global_exit     PE 1 calls shmem_global_exit(3) while the others wait in a barrier
+ *   global_exit_fini  PE 1 calls shmem_global_exit(3) while the others are in shmem_finalize
+ *                   (the spec's shmem_global_exit example): they must not report an error
  *   kill            PE 1 kills itself with SIGKILL while the others wait in a barrier
  *   exit_early      PE 1 exits(0) without shmem_finalize while the others wait
  *   exit_fail       PE 1 exits(3) (a failed check) without shmem_finalize while the
@@ -89,6 +91,14 @@ int main(int argc, char **argv)
     if (strcmp(mode, "hang") == 0 && me == 0) {
         printf("ready\n");
         fflush(stdout);
+    }
+    if (strcmp(mode, "global_exit_fini") == 0) {
+        if (me == victim) {
+            usleep(300000); /* the others are in shmem_finalize's fence by now */
+            shmem_global_exit(3);
+        }
+        shmem_finalize();
+        return 0;
     }
     if (me == victim) {
         if (strcmp(mode, "hang") == 0)
