@@ -47,8 +47,12 @@ print(struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0])' "$1"
 }
 
 # Live (non-zombie) processes named $1 of this build: other builds on the machine may
-# be running their own tests.
+# be running their own tests.  Told apart by the executable's own path (the launcher
+# may have started it by a relative one).
 live_procs() {
-    ps -C "$1" -o pid=,stat=,args= 2>/dev/null |
-        awk -v d="$PWD/" '$2 !~ /^Z/ && index($3, d) == 1 {print $1}'
+    local p s
+    ps -C "$1" -o pid=,stat= 2>/dev/null | while read -r p s; do
+        case $s in Z*) continue ;; esac
+        case $(readlink "/proc/$p/exe" 2>/dev/null) in "$PWD"/*) echo "$p" ;; esac
+    done
 }
