@@ -480,7 +480,8 @@ is not NULL and
 .IR status [i]
 is nonzero.
 _all waits until every included element satisfies the comparison;
-_any until one does and returns its index;
+_any until one does and returns its index (where several do, a series of calls returns
+each of them in turn: the next scan of a thread starts one past the index it last returned);
 _some until at least one does and stores the indices of all satisfying elements in
 .IR indices .
 The test forms do not wait.',
