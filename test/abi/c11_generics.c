@@ -166,7 +166,8 @@ int main(int argc, char **argv)
     CHECK(shmem_wait_until_any(l, 4, NULL, SHMEM_CMP_EQ, 0L) == 2);
     CHECK(shmem_wait_until_some(l, 4, idx, NULL, SHMEM_CMP_EQ, 1L) == 3);
     shmem_wait_until_all_vector(l, 4, NULL, SHMEM_CMP_EQ, cmpv);
-    CHECK(shmem_wait_until_any_vector(l, 4, NULL, SHMEM_CMP_EQ, cmpv) == 0);
+    /* every element satisfies: any of them (a series of calls takes turns) */
+    CHECK(shmem_wait_until_any_vector(l, 4, NULL, SHMEM_CMP_EQ, cmpv) < 4);
     CHECK(shmem_wait_until_some_vector(l, 4, idx, NULL, SHMEM_CMP_EQ, cmpv) == 4);
     CHECK(shmem_test(l, SHMEM_CMP_EQ, 1L) == 1 && shmem_test(&l[2], SHMEM_CMP_EQ, 1L) == 0);
     CHECK(shmem_test_all(l, 4, NULL, SHMEM_CMP_EQ, 1L) == 0);
@@ -183,10 +184,10 @@ int main(int argc, char **argv)
     short shv[2] = { 3, 3 };
     sh[1] = 3;
     CHECK(shmem_test_all(sh, 2, NULL, SHMEM_CMP_EQ, (short)3) == 1);
-    CHECK(shmem_test_any(sh, 2, NULL, SHMEM_CMP_EQ, (short)3) == 0);
+    CHECK(shmem_test_any(sh, 2, NULL, SHMEM_CMP_EQ, (short)3) < 2);
     CHECK(shmem_test_some_vector(sh, 2, idx, NULL, SHMEM_CMP_EQ, shv) == 2);
     shmem_wait_until_all(sh, 2, NULL, SHMEM_CMP_EQ, (short)3);
     CHECK(shmem_wait_until_any_vector((unsigned short *)sh, 2, NULL, SHMEM_CMP_EQ,
-                                      (unsigned short *)shv) == 0);
+                                      (unsigned short *)shv) < 2);
     return test_finish("c11_generics");
 }
