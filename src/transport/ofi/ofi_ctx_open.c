@@ -304,8 +304,10 @@ static struct ofi_ctx *ofi_pool_pick(void)
 {
     if (!ofi_pool) {
         long max = ofs_g.params.OFI_CTX_ENDPOINTS;
-        if (max <= 0)
-            max = ofs_cpus_usable() < 4 ? 4 : ofs_cpus_usable();
+        if (max <= 0) {
+            max = ofs_cpus_usable();
+            max = max < 4 ? 4 : max;
+        }
         ofi_pool = calloc((size_t)max, sizeof(*ofi_pool));
         if (!ofi_pool)
             return NULL; /* no pool: an endpoint each, as before */
