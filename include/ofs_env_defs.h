@@ -251,11 +251,10 @@ OFS_ENV(NBC_SHM, COLL, SIZE, "4K", "0..16K",
         "64) bytes per PE of the symmetric heap, 4 times that for the world team's (0: every "
         "request through the schedule engine)")
 OFS_ENV(FINALIZE_WATCH, COLL, BOOL, "1", "",
-        "A PE that calls shmem_finalize (or ends its program) says so in its own memory, and "
-        "with an 8-byte put to each PE that cannot read it there by load/store (up to 64 of "
-        "them; beyond, only to those that wait for it directly), and a PE whose collective has "
-        "waited a while for a member that finalized without calling it ends the job naming "
-        "both (docs/reliability.md; 0: no puts, and such a collective waits until the job is "
+        "A PE that calls shmem_finalize (or ends its program) says so in its own memory and "
+        "adds one to a count at PE 0, and a PE whose collective has waited a while for a "
+        "member that finalized without calling it ends the job naming both "
+        "(docs/reliability.md; 0: no count, and such a collective waits until the job is "
         "ended)")
 
 /* statistics (docs/stats.md) */

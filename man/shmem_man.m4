@@ -576,7 +576,7 @@ on the team, the member and the mismatch, and a failing status; the member ends 
 job.  A member that finalizes after contributing to a collective that others still
 finish, or while others run collectives of teams it is not in, is not named.  Active-set
 collectives keep waiting (SHMEM_FINALIZE_WATCH=0 turns the check
-and its one put per PE at shmem_finalize off).
+and its one atomic add per PE at shmem_finalize off).
 .PP',
 `shmem_init();
 printf("PE %d of %d\en", shmem_my_pe(), shmem_n_pes());

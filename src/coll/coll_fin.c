@@ -9,12 +9,13 @@
  * symmetric heap, so that a peer can read it.  Members call a team's collectives in one
  * order, so number s is the same collective on each.  A PE entering shmem_finalize calls
  * no collective any more; it stores 1 + its world number into its entry of its own
- * board, which the PEs that reach it by load/store read there, and puts it into its
- * entry of the board of each other PE (over the fabric: PEs of other nodes, or of this
- * one under SHMEM_LOCAL_TRANSPORT=ofi; beyond FIN_PUT_ALL of them, only those that wait
- * for it directly).  A PE whose wait sleeps looks every COMM_WATCH_NS (the comm layer's
- * watch of long waits: never on the fast path) at its live collectives: a member whose
- * board entry is set finalized; its number on that team (the board's for the world,
+ * board, then adds one to the finalize count at PE 0 (FIN_HUB).  A PE that reaches it by
+ * load/store reads the entry there; the others read the count, and where it moved since
+ * they last looked, the entry of each member they find themselves waiting for, by get:
+ * one message per finalizing PE, not one per pair (a connection each over tcp;ofi_rxm).
+ * A PE whose wait sleeps looks every COMM_WATCH_NS (the comm layer's watch of long
+ * waits: never on the fast path) at its live collectives: a member whose board entry is
+ * set finalized; its number on that team (the board's for the world,
  * else read from its cnt) below the live one means it never called this collective, and
  * never will (non-blocking posts are numbered too; shmemx_req_wait is live).  A member
  * that called it and left, or that finalized while others still finish a collective it
@@ -28,18 +29,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* PEs beyond reach of load/store that a finalizing PE tells at most all of (else only
- * those that wait for it directly) */
-#define FIN_PUT_ALL 64
+/* the PE that holds the finalize count */
+#define FIN_HUB 0
 
 struct coll_fin_state coll_fin;
 static uint64_t *fin_blk; /* the symmetric block, allocated whether the watch is on or not */
+/* per PE, the finalize count when its entry was last fetched (PEs not reached by
+ * load/store); the count as read in the running watch, and whether it was */
+static uint64_t *fin_looked;
+static __thread uint64_t fin_now;
+static __thread int fin_now_read;
 
 static void fin_watch(void);
 
 static size_t fin_blk_len(int nslots)
 {
-    return ((size_t)nslots + (size_t)ofs_g.n_pes + 1) * sizeof(uint64_t);
+    /* the team numbers, the board, the word PEs claim a finalized PE by, the count */
+    return ((size_t)nslots + (size_t)ofs_g.n_pes + 2) * sizeof(uint64_t);
 }
 
 size_t coll_fin_heap_need(int nslots)
@@ -63,6 +69,9 @@ ofs_status_t coll_fin_init(int nslots)
     blk = heap_alloc_spare(len, 64);
     fin_blk = blk;
     if (blk && ofs_g.params.FINALIZE_WATCH) {
+        fin_looked = calloc((size_t)ofs_g.n_pes, sizeof(*fin_looked));
+        if (!fin_looked)
+            return OFS_ERR_NOMEM;
         coll_fin.cnt = blk;
         coll_fin.board = blk + nslots;
         comm_wait_watch_set(fin_watch);
@@ -80,6 +89,8 @@ void coll_fin_fini(void)
     if (fin_blk)
         heap_free(fin_blk);
     fin_blk = NULL;
+    free(fin_looked);
+    fin_looked = NULL;
     free(coll_fin.live);
     memset(&coll_fin, 0, sizeof(coll_fin));
 }
@@ -90,41 +101,20 @@ void coll_fin_slot_reset(int id)
     __atomic_store_n(&coll_fin.cnt[id], 0, __ATOMIC_RELAXED);
 }
 
-/* my entry into pe's board, unless pe reads it in my memory */
-static void fin_put(int pe, const uint64_t *v)
-{
-    if (pe != ofs_g.my_pe && !comm_ptr(coll_fin.board, pe))
-        comm_put_nbi(COMM_CTX_DEFAULT, &coll_fin.board[ofs_g.my_pe], v, sizeof(*v), pe);
-}
-
 void coll_finalize_announce(void)
 {
-    static uint64_t v; /* the puts' source: until the quiet */
-    int me = ofs_g.my_pe, n = ofs_g.n_pes, far = 0;
-    const struct coll_hier *h = coll_team_grp(&shmem_internal_team_world)->hier;
+    static const uint64_t one = 1;
+    int me = ofs_g.my_pe;
 
     if (!coll_fin.board)
         return;
-    v = coll_fin.cnt[shmem_internal_team_world.id] + 1;
-    __atomic_store_n(&coll_fin.board[me], v, __ATOMIC_RELEASE);
-    /* my numbers are final and stored before any PE can see the entry */
+    __atomic_store_n(&coll_fin.board[me], coll_fin.cnt[shmem_internal_team_world.id] + 1,
+                     __ATOMIC_RELEASE);
+    /* my numbers are final and stored before any PE can see the entry, and the entry
+     * before the count moves */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    for (int pe = 0; pe < n && far <= FIN_PUT_ALL; pe++)
-        far += pe != me && !comm_ptr(coll_fin.board, pe);
-    if (far <= FIN_PUT_ALL) {
-        for (int pe = 0; pe < n; pe++)
-            fin_put(pe, &v);
-    } else {
-        /* a connection to every PE would cost more than the finalize: the PEs that wait
-         * for me directly in the world's barriers, its dissemination partners and the
-         * node leaders (the others wait for them) */
-        for (int d = 1; d < n; d <<= 1) {
-            fin_put((me + d) % n, &v);
-            fin_put((me - d % n + n) % n, &v);
-        }
-        for (int i = 0; h && i < h->leaders.size; i++)
-            fin_put(coll_grp_pe(&h->leaders, i), &v);
-    }
+    comm_amo(COMM_CTX_DEFAULT, COMM_AMO_ADD, COMM_DT_U64, &coll_fin.board[ofs_g.n_pes + 1], &one,
+             NULL, NULL, FIN_HUB, 0);
     comm_quiet(COMM_CTX_DEFAULT);
 }
 
@@ -150,13 +140,38 @@ static int fin_claim(int pe)
     return 0;
 }
 
-/* pe's board entry: 0, or 1 + its world number once it finalizes (in its own memory when
- * it is reachable by load/store, else put into mine) */
+/* the finalize count, read once per watch */
+static uint64_t fin_count_now(void)
+{
+    const uint64_t *p;
+
+    if (fin_now_read)
+        return fin_now;
+    fin_now_read = 1;
+    p = comm_ptr(&coll_fin.board[ofs_g.n_pes + 1], FIN_HUB);
+    if (p)
+        fin_now = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    else
+        comm_get(COMM_CTX_DEFAULT, &fin_now, &coll_fin.board[ofs_g.n_pes + 1], sizeof(fin_now),
+                 FIN_HUB);
+    return fin_now;
+}
+
+/* pe's board entry: 0, or 1 + its world number once it finalizes (read in pe's memory:
+ * by load where it is mapped, else by get once the finalize count moved since the last
+ * get, into my board, where it stays once set) */
 static uint64_t fin_entry(int pe)
 {
     const uint64_t *p = comm_ptr(&coll_fin.board[pe], pe);
+    uint64_t *mine = &coll_fin.board[pe], n;
 
-    return __atomic_load_n(p ? p : &coll_fin.board[pe], __ATOMIC_ACQUIRE);
+    if (p)
+        return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+    if (!*mine && (n = fin_count_now()) != fin_looked[pe]) {
+        fin_looked[pe] = n;
+        comm_get(COMM_CTX_DEFAULT, mine, mine, sizeof(*mine), pe);
+    }
+    return *mine;
 }
 
 /* pe's number on team slot id (pe finalized: it no longer changes) */
@@ -210,6 +225,7 @@ static OFS_NORETURN void fin_report(const struct coll_live *l, uint64_t seq, int
 /* the watch of long waits (comm_wait.c calls it at most every COMM_WATCH_NS) */
 static void fin_watch(void)
 {
+    fin_now_read = 0;
     for (int id = 0; id < coll_fin.nslots; id++) {
         const struct coll_live *l = &coll_fin.live[id];
         uint64_t seq = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
