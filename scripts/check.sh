@@ -1,5 +1,5 @@
 #!/bin/sh
-# Build and run the whole test suite (installs missing packages first): about 25
+# Build and run the whole test suite (installs missing packages first): about 35
 # minutes on 2 cores.  --quick: build and run a representative subset on the
 # shared-memory route only (a few minutes).
 # Ends with the line "N passed, M failed".
