@@ -38,15 +38,16 @@ static struct {
     uint64_t **pbell;
     int nreq;   /* requests not freed */
     size_t mem; /* schedule memory held */
-    /* Requests of the fast path take no slot of reqs: their handle is an address of a
+    /* Requests take no slot of reqs (up to pend_n of them): their handle is an address of a
      * reservation that is never mapped (tok_base + 8 i, aligned as a request is), alive
      * while bit i of tok_live is set, of the team in slot tok_aux[i] & 0xffff.  Bits are
      * handed out round-robin over cap + OFS_HTAB_ROUND of them, so that a freed handle
-     * stays dead as long as a slot's does (ofs_handle.h).  A fast request that did not
-     * complete at its post lives in pend[(tok_aux[i] >> 16) - 1] (0: none) until its
-     * wait: a slot of reqs, handed out round-robin too, made its post map a new chunk of
-     * the table every 32 requests and give old ones back (mprotect, page faults,
-     * madvise), and the peers' waits ran out of spins meanwhile (docs/nbc.md).  pend's
+     * stays dead as long as a slot's does (ofs_handle.h).  The engine's requests, and
+     * fast ones that did not complete at their post, live in pend[(tok_aux[i] >> 16) - 1]
+     * (0: none) until their wait, with tokens too: a slot of reqs, handed out round-robin,
+     * made a post map a new chunk of the table every 32 requests and give old ones back
+     * (mprotect, page faults, madvise), and the peers' waits ran out of spins meanwhile
+     * (docs/nbc.md).  Beyond pend's pend_n they take slots of reqs.  pend's
      * free requests are reused last in, first out, warm in the cache; a freed handle
      * stays dead by its token.  All under lock. */
     char *tok_base;
