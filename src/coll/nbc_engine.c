@@ -38,21 +38,33 @@ static struct {
     uint64_t **pbell;
     int nreq;   /* requests not freed */
     size_t mem; /* schedule memory held */
-    /* Requests of the fast path that completed at their post take no slot of reqs: their
-     * handle is an address of a reservation that is never mapped (tok_base + 8 i, aligned
-     * as a request is), alive
-     * while bit i of tok_live is set, of the team in slot tok_team[i].  Bits are handed
-     * out round-robin over cap + OFS_HTAB_ROUND of them, so that a freed handle stays dead
-     * as long as a slot's does (ofs_handle.h).  All under lock. */
+    /* Requests take no slot of reqs (up to pend_n of them): their handle is an address of a
+     * reservation that is never mapped (tok_base + 8 i, aligned as a request is), alive
+     * while bit i of tok_live is set, of the team in slot tok_aux[i] & 0xffff.  Bits are
+     * handed out round-robin over cap + OFS_HTAB_ROUND of them, so that a freed handle
+     * stays dead as long as a slot's does (ofs_handle.h).  The engine's requests, and
+     * fast ones that did not complete at their post, live in pend[(tok_aux[i] >> 16) - 1]
+     * (0: none) until their wait, with tokens too: a slot of reqs, handed out round-robin,
+     * made a post map a new chunk of the table every 32 requests and give old ones back
+     * (mprotect, page faults, madvise), and the peers' waits ran out of spins meanwhile
+     * (docs/nbc.md).  Beyond pend's pend_n they take slots of reqs.  pend's
+     * free requests are reused last in, first out, warm in the cache; a freed handle
+     * stays dead by its token.  All under lock. */
     char *tok_base;
     uint64_t *tok_live;
-    uint16_t *tok_team;
+    uint32_t *tok_aux;
     uint32_t tok_n, tok_next;
+    struct coll_nbc_req *pend; /* pend_n requests, allocated at the first need */
+    uint16_t *pend_free;       /* its free indexes, a stack */
+    uint32_t pend_n, pend_nfree;
 } eng = { .lock = PTHREAD_MUTEX_INITIALIZER, .reqs = OFS_HTAB_INITIALIZER };
 
 _Static_assert(sizeof(struct coll_nbc_req) <= NBC_REQ_SLOT, "a request fits its handle slot");
 /* bytes between two handles of requests completed at their post (eng.tok_base) */
 #define NBC_TOK_ALIGN 8
+/* most fast requests pending in eng.pend (tok_aux's 16 bits); beyond it they take slots of
+ * eng.reqs */
+#define NBC_PEND_MAX 65535u
 _Static_assert(_Alignof(struct coll_nbc_req) <= NBC_TOK_ALIGN, "a token is aligned as a request");
 
 int nbc_outstanding, nbc_waiters;
@@ -172,8 +184,8 @@ ofs_status_t coll_nbc_init(void)
     eng.tok_base = mmap(NULL, (size_t)eng.tok_n * NBC_TOK_ALIGN, PROT_NONE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     eng.tok_live = calloc(eng.tok_n / 64, sizeof(uint64_t));
-    eng.tok_team = calloc(eng.tok_n, sizeof(uint16_t)); /* touched as tokens are handed out */
-    if (eng.tok_base == MAP_FAILED || !eng.tok_live || !eng.tok_team) {
+    eng.tok_aux = calloc(eng.tok_n, sizeof(uint32_t)); /* touched as tokens are handed out */
+    if (eng.tok_base == MAP_FAILED || !eng.tok_live || !eng.tok_aux) {
         ofs_log_error("shmem_init: no memory for the handles of the non-blocking collectives");
         if (eng.tok_base != MAP_FAILED)
             munmap(eng.tok_base, (size_t)eng.tok_n * NBC_TOK_ALIGN);
@@ -236,10 +248,15 @@ void coll_nbc_fini(void)
         munmap(eng.tok_base, (size_t)eng.tok_n * NBC_TOK_ALIGN);
     eng.tok_base = NULL;
     free(eng.tok_live);
-    free(eng.tok_team);
+    free(eng.tok_aux);
     eng.tok_live = NULL;
-    eng.tok_team = NULL;
+    eng.tok_aux = NULL;
     eng.tok_n = eng.tok_next = 0;
+    free(eng.pend);
+    free(eng.pend_free);
+    eng.pend = NULL;
+    eng.pend_free = NULL;
+    eng.pend_n = eng.pend_nfree = 0;
     if (eng.ctx)
         comm_ctx_destroy(eng.ctx);
     eng.ctx = NULL;
@@ -681,8 +698,9 @@ static void team_activate(struct nbc_team *nt)
     }
 }
 
-/* a handle for a request that completed at its post, on the team in slot */
-static struct coll_nbc_req *tok_alloc(int slot)
+/* a handle for a fast request on the team in slot: completed at its post (pend 0) or
+ * held in eng.pend[pend - 1] */
+static struct coll_nbc_req *tok_alloc(int slot, uint32_t pend)
 {
     uint32_t i = eng.tok_next;
 
@@ -690,9 +708,34 @@ static struct coll_nbc_req *tok_alloc(int slot)
     while (eng.tok_live[i / 64] >> (i % 64) & 1)
         i = i + 1 < eng.tok_n ? i + 1 : 0;
     eng.tok_live[i / 64] |= 1ULL << (i % 64);
-    eng.tok_team[i] = (uint16_t)slot;
+    eng.tok_aux[i] = (uint32_t)slot | pend << 16;
     eng.tok_next = i + 1 < eng.tok_n ? i + 1 : 0;
     return (struct coll_nbc_req *)(eng.tok_base + (size_t)i * NBC_TOK_ALIGN);
+}
+
+/* a free request of eng.pend (its index + 1 in *idx), or NULL when all are taken */
+static struct coll_nbc_req *pend_alloc(uint32_t *idx)
+{
+    if (!eng.pend) {
+        uint32_t n = ofs_g.params.NBC_REQS_MAX < NBC_PEND_MAX ? (uint32_t)ofs_g.params.NBC_REQS_MAX
+                                                              : NBC_PEND_MAX;
+        eng.pend = malloc((size_t)n * sizeof(*eng.pend));
+        eng.pend_free = malloc((size_t)n * sizeof(*eng.pend_free));
+        if (!eng.pend || !eng.pend_free) { /* the table then */
+            free(eng.pend);
+            free(eng.pend_free);
+            eng.pend = NULL;
+            eng.pend_free = NULL;
+            return NULL;
+        }
+        for (uint32_t k = 0; k < n; k++)
+            eng.pend_free[k] = (uint16_t)(n - 1 - k);
+        eng.pend_n = eng.pend_nfree = n;
+    }
+    if (!eng.pend_nfree)
+        return NULL;
+    *idx = (uint32_t)eng.pend_free[--eng.pend_nfree] + 1;
+    return &eng.pend[*idx - 1];
 }
 
 /* q lies in the tokens' reservation (alive or not) */
@@ -703,8 +746,8 @@ static int is_tok(const struct coll_nbc_req *q)
 }
 
 /* the same-node fast path (nbc_shm.c), under eng.lock (released here): the request is
- * built in q (the caller's, on its stack) and moved into a slot of the table only if it
- * did not complete at its post */
+ * built in q (the caller's, on its stack) and moved into pend (a slot of the table when
+ * pend is full) only if it did not complete at its post */
 static int fast_post(struct coll_nbc_req *q, struct coll_nbc_req **req_p,
                      const struct coll_nbc_args *a)
 {
@@ -718,11 +761,14 @@ static int fast_post(struct coll_nbc_req *q, struct coll_nbc_req **req_p,
     nt->nreq++;
     nbc_shm_post(q, a);
     if (req_done(q)) { /* dequeued already: nothing refers to q */
-        *req_p = tok_alloc(nt->team->id);
+        *req_p = tok_alloc(nt->team->id, 0);
         pthread_mutex_unlock(&eng.lock);
         return 0;
     }
-    p = ofs_htab_alloc(&eng.reqs);
+    uint32_t pi = 0;
+    p = pend_alloc(&pi);
+    if (!p) /* more than NBC_PEND_MAX pending, or no memory for pend */
+        p = ofs_htab_alloc(&eng.reqs);
     if (!p)
         ofs_fatal(1, "%s: out of host memory", q->routine);
     memcpy(p, q, sizeof(*q));
@@ -740,9 +786,9 @@ static int fast_post(struct coll_nbc_req *q, struct coll_nbc_req **req_p,
     if (__atomic_add_fetch(&nbc_outstanding, 1, __ATOMIC_SEQ_CST) == 1)
         comm_progress_hook_set(nbc_progress);
     team_activate(nt);
+    *req_p = pi ? tok_alloc(nt->team->id, pi) : p;
     pthread_mutex_unlock(&eng.lock);
     nbc_thread_kick(0);
-    *req_p = p;
     return 0;
 }
 
@@ -751,6 +797,8 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
 {
     struct coll_nbc_req *q;
     struct nbc_team *nt;
+    uint32_t pi = 0;
+    size_t bytes;
 
     COLL_CHECK_NBC(r, team, a);
     uint64_t fin_seq = coll_live_count(team);
@@ -774,7 +822,11 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
         struct coll_nbc_req fq = { .routine = r, .nt = nt, .fin_seq = fin_seq };
         return fast_post(&fq, req_p, a);
     }
-    q = ofs_htab_alloc(&eng.reqs);
+    q = pend_alloc(&pi); /* a slot of the table beyond pend */
+    if (q)
+        memset(q, 0, sizeof(*q));
+    else
+        q = ofs_htab_alloc(&eng.reqs);
     if (!q)
         ofs_fatal(1, "%s: out of host memory", r);
     q->routine = r;
@@ -805,10 +857,11 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
     /* start it now: what can be issued at once goes out before the program computes */
     while (engine_pass())
         ;
+    bytes = req_done(q) ? 0 : q->s.bytes + 1;
+    *req_p = pi ? tok_alloc(team->id, pi) : q;
     pthread_mutex_unlock(&eng.lock);
-    if (!req_done(q))
-        nbc_thread_kick(q->s.bytes);
-    *req_p = q;
+    if (bytes) /* q may be freed by now (a wait in another thread) */
+        nbc_thread_kick(bytes - 1);
     return 0;
 }
 
@@ -822,32 +875,49 @@ static void req_check(const char *r, struct coll_nbc_req *q)
                       (void *)q);
 }
 
-/* Free a handle of tok_alloc (complete since its post), or report it not outstanding. */
-static void tok_free(const char *r, struct coll_nbc_req **req_p)
+/* Free handle h of request q (NULL: a token of a request completed at its post); under
+ * eng.lock */
+static void req_drop(struct coll_nbc_req *h, struct coll_nbc_req *q)
+{
+    if (is_tok(h)) {
+        uint32_t i = (uint32_t)((size_t)((char *)h - eng.tok_base) / NBC_TOK_ALIGN);
+        uint32_t aux = eng.tok_aux[i];
+        eng.tok_live[i / 64] &= ~(1ULL << (i % 64));
+        eng.teams[aux & 0xffff]->nreq--;
+        if (aux >> 16)
+            eng.pend_free[eng.pend_nfree++] = (uint16_t)((aux >> 16) - 1);
+    } else {
+        q->nt->nreq--;
+        ofs_htab_free(&eng.reqs, q);
+    }
+    eng.nreq--;
+}
+
+/* Handle *req_p, a token (is_tok): the request of eng.pend it names, or, for a request
+ * completed at its post, NULL with the handle freed; reported if it is not outstanding. */
+static struct coll_nbc_req *tok_take(const char *r, struct coll_nbc_req **req_p)
 {
     size_t off = (size_t)((char *)*req_p - eng.tok_base);
-    uint32_t i = (uint32_t)(off / NBC_TOK_ALIGN);
+    uint32_t i = (uint32_t)(off / NBC_TOK_ALIGN), pi;
 
     pthread_mutex_lock(&eng.lock);
     if (OFS_UNLIKELY(off % NBC_TOK_ALIGN || !(eng.tok_live[i / 64] >> (i % 64) & 1))) {
         pthread_mutex_unlock(&eng.lock);
         req_check(r, *req_p); /* not outstanding: reported as any other */
     }
-    eng.tok_live[i / 64] &= ~(1ULL << (i % 64));
-    eng.teams[eng.tok_team[i]]->nreq--;
-    eng.nreq--;
+    pi = eng.tok_aux[i] >> 16;
+    if (!pi) {
+        req_drop(*req_p, NULL);
+        *req_p = NULL;
+    }
     pthread_mutex_unlock(&eng.lock);
-    *req_p = NULL;
+    return pi ? &eng.pend[pi - 1] : NULL;
 }
 
-static void req_free(struct coll_nbc_req **req_p)
+static void req_free(struct coll_nbc_req **req_p, struct coll_nbc_req *q)
 {
-    struct coll_nbc_req *q = *req_p;
-
     pthread_mutex_lock(&eng.lock);
-    q->nt->nreq--;
-    eng.nreq--;
-    ofs_htab_free(&eng.reqs, q);
+    req_drop(*req_p, q);
     pthread_mutex_unlock(&eng.lock);
     *req_p = NULL;
 }
@@ -856,9 +926,8 @@ static void req_free(struct coll_nbc_req **req_p)
  * the waiters' count or progress calls (a peer's entry comes within a few hundred
  * nanoseconds when both PEs run); once they are there, the lock once to complete it
  * (with the team's earlier fast requests) and free it.  1 when it did. */
-static int wait_fast(struct coll_nbc_req **req_p)
+static int wait_fast(struct coll_nbc_req **req_p, struct coll_nbc_req *q)
 {
-    struct coll_nbc_req *q = *req_p;
     int done = 0;
 
     for (unsigned i = 0; i < ofs_backoff_spins(); i++) {
@@ -868,9 +937,7 @@ static int wait_fast(struct coll_nbc_req **req_p)
                 nbc_shm_advance(q->nt);
             done = req_done(q);
             if (done) {
-                q->nt->nreq--;
-                eng.nreq--;
-                ofs_htab_free(&eng.reqs, q);
+                req_drop(*req_p, q);
                 *req_p = NULL;
             }
             pthread_mutex_unlock(&eng.lock);
@@ -888,11 +955,13 @@ int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p)
     if (!q)
         return 0;
     if (is_tok(q)) {
-        tok_free(r, req_p);
-        return 0;
+        q = tok_take(r, req_p);
+        if (!q)
+            return 0;
+    } else {
+        req_check(r, q);
     }
-    req_check(r, q);
-    if (q->fast && wait_fast(req_p))
+    if (q->fast && wait_fast(req_p, q))
         return 0;
     if (!req_done(q)) {
         struct coll_team *t = q->nt->team;
@@ -908,7 +977,7 @@ int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p)
         if (live)
             coll_live_leave(t);
     }
-    req_free(req_p);
+    req_free(req_p, q);
     return 0;
 }
 
@@ -921,11 +990,14 @@ int coll_nbc_test(const char *r, struct coll_nbc_req **req_p, int *done_p)
         return 0;
     }
     if (is_tok(q)) {
-        tok_free(r, req_p);
-        *done_p = 1;
-        return 0;
+        q = tok_take(r, req_p);
+        if (!q) {
+            *done_p = 1;
+            return 0;
+        }
+    } else {
+        req_check(r, q);
     }
-    req_check(r, q);
     if (!req_done(q)) {
         nbc_progress();
         if (!req_done(q)) {
@@ -936,7 +1008,7 @@ int coll_nbc_test(const char *r, struct coll_nbc_req **req_p, int *done_p)
         }
     }
     *done_p = 1;
-    req_free(req_p);
+    req_free(req_p, q);
     return 0;
 }
 

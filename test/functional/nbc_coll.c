@@ -318,6 +318,36 @@ static int threads(void)
     return test_finish("nbc_coll threads");
 }
 
+/* Requests that cannot complete at their post (PE 1 posts only when PE 0's are all out),
+ * several outstanding, waited in reverse order: their handles name requests held until the
+ * wait (nbc_engine.c, pend).  Then, with bad, PE 0 waits for one of them twice. */
+static long go;
+static long pdst[8][8], psrc[8];
+
+static void pending(int bad)
+{
+    shmemx_req_h r[8], copy = SHMEMX_REQ_NULL;
+
+    for (int i = 0; i < 8; i++)
+        psrc[i] = 100 * me + i;
+    shmem_barrier_all();
+    if (me == 1)
+        shmem_long_wait_until(&go, SHMEM_CMP_EQ, 1);
+    for (int i = 0; i < 8; i++)
+        CHECK(shmemx_long_fcollect_nb(SHMEM_TEAM_WORLD, pdst[i], &psrc[i], 1, &r[i]) == 0);
+    if (me == 0 && npes > 1)
+        shmem_long_atomic_set(&go, 1, 1);
+    if (me == 0)
+        copy = r[0];
+    for (int i = 7; i >= 0; i--)
+        CHECK(shmemx_req_wait(&r[i]) == 0 && r[i] == SHMEMX_REQ_NULL);
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < npes && j < 8; j++)
+            CHECK(pdst[i][j] == 100 * j + i);
+    if (bad && me == 0)
+        shmemx_req_wait(&copy);
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "all";
@@ -335,7 +365,10 @@ int main(int argc, char **argv)
     npes = shmem_n_pes();
     if (!strcmp(mode, "progress"))
         return progress();
-    if (!strcmp(mode, "bad_garbage")) {
+    if (!strcmp(mode, "pending") || !strcmp(mode, "bad_pending")) {
+        pending(mode[0] == 'b');
+        return test_finish("nbc_coll pending");
+    } else if (!strcmp(mode, "bad_garbage")) {
         long junk[4];
         r = (shmemx_req_h)junk;
         shmemx_req_wait(&r);
