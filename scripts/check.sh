@@ -37,6 +37,12 @@ make dist >dist.log 2>&1 || { tail -40 dist.log; exit 1; }
 tar xzf ofishmem-*.tar.gz
 rm ofishmem-*.tar.gz
 src=$(pwd)/$(ls -d ofishmem-*/ | head -1)
+# every tracked file is in the tarball but the repository's own (.ci/, .git*, .clang-format)
+if [ -d ../.git ] && command -v git >/dev/null 2>&1; then
+    missing=$(git -C .. ls-files | grep -Ev '^(\.ci/|\.git|\.clang-format$)' |
+        while IFS= read -r f; do [ -e "$src$f" ] || echo "$f"; done)
+    [ -z "$missing" ] || { echo "check.sh: not in the release tarball (EXTRA_DIST?):"; echo "$missing"; exit 1; }
+fi
 chmod -R a-w "$src"
 cd .. && mkdir _check && cd _check
 "$src"configure --prefix="$(pwd)/_inst"
