@@ -171,8 +171,9 @@ static void ofi_env_default(const char *name, long v)
  * receive pool at fi_enable, the others at first use): 17 MB each at 16 KiB, most of the
  * CPU a job spends starting when its PEs share few CPUs (docs/performance.md,
  * "Start-up").  So where every PE is on this node and they outnumber its CPUs more
- * than OFI_RXM_CROWDED_PER_CPU times, 4 KiB of data (a 16 KiB put-with-signal takes
- * four messages): a quarter of that.  Every PE sees the same node and decides the same
+ * than OFI_RXM_CROWDED_PER_CPU times, 1 KiB of data (a 16 KiB put-with-signal takes
+ * sixteen messages): a sixteenth of that, where the fixed part of a buffer and the
+ * pools of other sizes start to count.  Every PE sees the same node and decides the same
  * (rxm connects only endpoints of one eager size; ofi_peer_check says so otherwise). */
 static long ofi_rxm_eager_choose(void)
 {

@@ -67,8 +67,8 @@ size_t ofi_chunk_count(size_t len, const struct ofi_thresh *t) OFS_HIDDEN;
 #define OFI_RXM_EAGER_SET 16416
 _Static_assert(OFI_RXM_EAGER_SET == OFI_RXM_EAGER_DEFAULT + OFI_SIG_HDR, "rxm eager size");
 /* ... and on a crowded node (every PE on it, more than OFI_RXM_CROWDED_PER_CPU per
- * CPU): 4 KiB of data and the header (ofi_info.c) */
-#define OFI_RXM_EAGER_SET_CROWDED 4128
+ * CPU): 1 KiB of data and the header (ofi_info.c) */
+#define OFI_RXM_EAGER_SET_CROWDED 1056
 #define OFI_RXM_CROWDED_PER_CPU 4
 /* FI_OFI_RXM_MSG_RX_SIZE ofishmem sets when the user has set neither it nor
  * FI_OFI_RXM_USE_SRX (see ofi_info.c) */
