@@ -4,7 +4,10 @@
 # put-with-signal data and its header (16384 with SHMEM_OFI_AM_SIZE=0), and 1024
 # receive buffers per endpoint in rxm's shared receive context (4096 by default:
 # 100 MB more per PE); a user's FI_OFI_RXM_MSG_RX_SIZE wins, and with
-# FI_OFI_RXM_USE_SRX set either way the size is left to rxm.  Singleton runs.
+# FI_OFI_RXM_USE_SRX set either way the size is left to rxm.  Singleton runs, then 9
+# PEs: with every PE on this node and more than 4 per CPU (2 CPUs or fewer), a crowded
+# node, where the eager size is 1056 unless the user set it; with more CPUs, 9 PEs are
+# not crowded and keep the default.
 . "$(dirname "$0")/ofi_info.sh"
 fail=0
 prov='tcp;ofi_rxm'
@@ -16,5 +19,12 @@ expect "rxm: eager size 8224 B .* FI_OFI_RXM_MSG_RX_SIZE=300 $q" FI_OFI_RXM_MSG_
     FI_OFI_RXM_BUFFER_SIZE=8224
 expect "FI_OFI_RXM_MSG_RX_SIZE=(rxm's default) FI_OFI_RXM_USE_SRX=0" FI_OFI_RXM_USE_SRX=0
 expect "FI_OFI_RXM_MSG_RX_SIZE=(rxm's default) FI_OFI_RXM_USE_SRX=1" FI_OFI_RXM_USE_SRX=1
+ncpu=$(getconf _NPROCESSORS_ONLN)
+if [ "$ncpu" -le 2 ]; then
+    info_expect 9 "rxm: eager size 1056 B (FI_OFI_RXM_BUFFER_SIZE)"
+else
+    info_expect 9 "rxm: eager size 16416 B (FI_OFI_RXM_BUFFER_SIZE)"
+fi
+info_expect 9 "rxm: eager size 8224 B" FI_OFI_RXM_BUFFER_SIZE=8224
 [ $fail -eq 0 ] && echo "ok"
 exit $fail

@@ -297,7 +297,7 @@ ofs_status_t ofi_info_choose(void)
     ofi_env_default("FI_SOCKETS_PE_WAITTIME", 0);
     /* rxm sends up to FI_OFI_RXM_BUFFER_SIZE bytes (16 KiB by default) eagerly; a
      * put-with-signal message carries a 32-byte header: room for it, so that 16 KiB of
-     * data is one message (4 KiB on a crowded node).  Also read at provider load; a
+     * data is one message (1 KiB on a crowded node, ofi_rxm_eager_choose).  Also read at provider load; a
      * user's own setting wins. */
     long eager = ofi_rxm_eager_choose();
     if (eager)
