@@ -90,10 +90,20 @@ void coll_bring_fini(void)
     bring_data = NULL;
 }
 
-int coll_bring_fits(const struct coll_grp *g, size_t len)
+/* With a CPU per PE on the node, a broadcast larger than this whose members could copy
+ * straight from the root's source (direct) does so: one copy and a barrier took less
+ * than the ring's two copies (the second of lines another CPU just wrote) from 8 KiB
+ * at 2 PEs, even with the root rewriting its source before every call.  With more PEs
+ * than CPUs the barrier costs more than both copies: the ring up to its size
+ * (docs/collectives.md, "Same-node broadcast"). */
+#define COLL_BRING_DEDICATED_MAX 4096
+
+int coll_bring_fits(const struct coll_grp *g, size_t len, int direct)
 {
-    return bring_hdr && g->all_local && (coll_cfg.fast_signal || g->cpu_sig) &&
-           len <= COLL_BRING_CHUNKS * COLL_BRING_BYTES;
+    size_t max = direct && !ofs_g.oversubscribed ? COLL_BRING_DEDICATED_MAX
+                                                 : COLL_BRING_CHUNKS * COLL_BRING_BYTES;
+
+    return bring_hdr && g->all_local && (coll_cfg.fast_signal || g->cpu_sig) && len <= max;
 }
 
 /* the slot's last readers are done: claim it for n - 1 new ones */

@@ -198,14 +198,14 @@ void coll_grp_bcast(struct coll_grp *g, void *dest, const void *src, size_t len,
     if (alg == COLL_ALG_INLINE)
         alg = COLL_ALG_AUTO;
     /* shm: up to a few slots, through the root's ring (no barrier, coll_bring.c) */
-    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && coll_bring_fits(g, len)) {
+    int direct = g->all_local && heap_seg_of(src, len, &off) >= 0;
+    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && coll_bring_fits(g, len, direct)) {
         coll_bring_bcast(g, dest, src, len, root);
         return;
     }
     /* larger: the root says its source is ready, every member copies straight from it,
      * then a barrier keeps the root's source until everyone has it */
-    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && g->all_local &&
-        heap_seg_of(src, len, &off) >= 0) {
+    if ((alg == COLL_ALG_AUTO || alg == COLL_ALG_SHM) && direct) {
         /* a flat broadcast that returned early may still wait for its signal */
         if (g->unsynced & COLL_UNSYNC_FLAT)
             coll_grp_barrier(g);

@@ -234,11 +234,13 @@ void coll_futex_wake(uint64_t *w) OFS_HIDDEN;
 void coll_nap(uint64_t *w, uint64_t seen) OFS_HIDDEN;
 
 /* Same-node broadcast through the root's ring of slots (coll_bring.c): no barrier,
- * nobody writes another PE's dest.  coll_bring_fits: the group and length qualify. */
+ * nobody writes another PE's dest.  coll_bring_fits: the group and length qualify
+ * (direct: the members could copy straight from the root's source instead, which pays
+ * above a few KiB where every PE has a CPU). */
 ofs_status_t coll_bring_init(void) OFS_HIDDEN;
 size_t coll_bring_heap_need(void) OFS_HIDDEN;
 void coll_bring_fini(void) OFS_HIDDEN;
-int coll_bring_fits(const struct coll_grp *g, size_t len) OFS_HIDDEN;
+int coll_bring_fits(const struct coll_grp *g, size_t len, int direct) OFS_HIDDEN;
 void coll_bring_bcast(struct coll_grp *g, void *dest, const void *src, size_t len, int root)
     OFS_HIDDEN;
 /* Same-node team collectives whose blocks are at most COLL_BLINE_BYTES, carried in
