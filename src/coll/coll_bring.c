@@ -39,7 +39,7 @@
 
 #define COLL_BRING_SLOTS 64
 #define COLL_BRING_BYTES 2048
-#define COLL_BRING_CHUNKS 16 /* larger broadcasts: members copy from the source */
+#define COLL_BRING_CHUNKS 32 /* larger broadcasts: members copy from the source */
 
 /* announcement: sequence number (24 bits) | COLL_SLEEPING | first slot << 32 | count << 40;
  * the sequence number sits in the low 32 bits, which is what a futex compares */
@@ -94,8 +94,9 @@ void coll_bring_fini(void)
  * straight from the root's source (direct) does so: one copy and a barrier took less
  * than the ring's two copies (the second of lines another CPU just wrote) from 8 KiB
  * at 2 PEs, even with the root rewriting its source before every call.  With more PEs
- * than CPUs the barrier costs more than both copies: the ring up to its size
- * (docs/collectives.md, "Same-node broadcast"). */
+ * than CPUs the barrier costs more than both copies: the ring up to COLL_BRING_CHUNKS
+ * slots, half of it, so that the root can have two such broadcasts outstanding
+ * (docs/collectives.md, "Measurements behind choices"). */
 #define COLL_BRING_DEDICATED_MAX 4096
 
 int coll_bring_fits(const struct coll_grp *g, size_t len, int direct)

@@ -1,7 +1,8 @@
 /* Broadcasts back to back with no synchronisation between them (the same-node ring
  * broadcast and the inline one let their root run ahead): rotating roots, sizes across
- * the inline limit, the ring's slot size, its largest size and the size above which
- * members with a CPU each copy from the root's source instead, on SHMEM_TEAM_WORLD and
+ * the inline limit, the ring's slot size, its largest sizes (with more PEs than CPUs and
+ * without) and the size above which members with a CPU each copy from the root's source
+ * instead, on SHMEM_TEAM_WORLD and
  * a strided team; small ones with the same root several times while a member sleeps;
  * small fcollects and reductions back to back; a broadcast
  * followed at once by collectives that write other PEs' memory into the same dest;
@@ -11,11 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAXB 40000
+#define MAXB 65544
 
-static const size_t sizes[] = {
-    1, 8, 100, 8191, 8192, 8193, 20000, 32768, 32769, MAXB, 4096, 4097
-};
+static const size_t sizes[] = { 1,     8,     100,  8191, 8192, 8193,  20000,
+                                32768, 32769, MAXB, 4096, 4097, 65536, 40000 };
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
 
 static unsigned char *src, *dst[3];
