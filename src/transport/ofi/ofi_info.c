@@ -297,8 +297,8 @@ ofs_status_t ofi_info_choose(void)
     ofi_env_default("FI_SOCKETS_PE_WAITTIME", 0);
     /* rxm sends up to FI_OFI_RXM_BUFFER_SIZE bytes (16 KiB by default) eagerly; a
      * put-with-signal message carries a 32-byte header: room for it, so that 16 KiB of
-     * data is one message (1 KiB on a crowded node, ofi_rxm_eager_choose).  Also read at provider load; a
-     * user's own setting wins. */
+     * data is one message (1 KiB on a crowded node, ofi_rxm_eager_choose).  Also read
+     * at provider load; a user's own setting wins. */
     long eager = ofi_rxm_eager_choose();
     if (eager)
         ofi_env_default("FI_OFI_RXM_BUFFER_SIZE", eager);
