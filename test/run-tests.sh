@@ -12,7 +12,13 @@
 # env is space-separated VAR=value words.  Ends with "N passed, M failed".
 #
 # Environment: TEST_FILTER (regex on names), TEST_TIMEOUT (seconds, default 180),
-# TEST_VARIANTS (regex on variant names), OSHRUN (launcher script).
+# TEST_VARIANTS (regex on variant names), OSHRUN (launcher script), TEST_JOBS (tests
+# run at once, default 1; results are printed as tests end).  A test tagged 'serial'
+# runs alone (it kills PEs, leaves objects on purpose or fills /dev/shm): the runner
+# lets the running tests end first; a line '#@serial' in a list makes the tests after
+# it serial, '#@parallel' ends that.  Each test runs with OFS_TEST_ID set to a value of
+# its own, which its processes inherit (test/reliability/lib.sh tells its PEs apart
+# from a neighbour test's by it).
 # A test that exits 77 is skipped; its last output line says why.
 set -u
 srcdir=$(cd "${srcdir:-.}" && pwd)
@@ -25,18 +31,26 @@ vfilter=${TEST_VARIANTS:-.}
 logdir=$builddir/test/logs
 mkdir -p "$logdir"
 
+TEST_JOBS=${TEST_JOBS:-1}
+[[ "$TEST_JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "run-tests.sh: TEST_JOBS must be a positive count, not '$TEST_JOBS'" >&2; exit 2; }
+resdir=$(mktemp -d "$logdir/.results.XXXXXX")
+trap 'rm -rf "$resdir"' EXIT
+
 pass=0
 fail=0
 skip=0
 failed=()
+seq=0
+declare -A running=() names=() # pid -> its result file, its test's name
 
 trim() { local s="$*"; s="${s#"${s%%[![:space:]]*}"}"; printf '%s' "${s%"${s##*[![:space:]]}"}"; }
 
-run_one() { # name npes env cmd
+# Runs one test; prints its result line (and a failing test's log tail); exits 0 when
+# it passed, 1 when it failed, 77 when it was skipped.
+exec_one() { # name npes env cmd
     local name=$1 npes=$2 env=$3 cmd=$4
     local log="$logdir/$(echo "$name" | tr '/ ;:' '____').log"
     local start=$(date +%s%N) rc
-    [[ "$name" =~ $filter ]] || return 0
     if [ "$npes" = 0 ]; then
         (cd "$builddir" && eval "env $env timeout -k 5 $TEST_TIMEOUT $cmd") </dev/null >"$log" 2>&1
     else
@@ -45,17 +59,60 @@ run_one() { # name npes env cmd
     rc=$?
     local ms=$(( ($(date +%s%N) - start) / 1000000 ))
     if [ $rc -eq 77 ]; then
-        skip=$((skip + 1))
         printf 'SKIP: %-60s (%s)\n' "$name" "$(tail -n 1 "$log")"
+        return 77
     elif [ $rc -eq 0 ]; then
-        pass=$((pass + 1))
         printf 'PASS: %-60s %6d ms\n' "$name" "$ms"
-    else
-        fail=$((fail + 1))
-        failed+=("$name")
-        printf 'FAIL: %-60s (exit %d%s)\n' "$name" $rc "$([ $rc -eq 124 ] && echo ', timed out')"
-        sed 's/^/    | /' "$log" | tail -n 25
+        return 0
     fi
+    printf 'FAIL: %-60s (exit %d%s)\n' "$name" $rc "$([ $rc -eq 124 ] && echo ', timed out')"
+    sed 's/^/    | /' "$log" | tail -n 25
+    return 1
+}
+
+# Counts and prints the result of a test that ended with status $1, output in $2.
+tally() { # rc resultfile name
+    cat "$2"
+    rm -f "$2"
+    case $1 in
+        0) pass=$((pass + 1)) ;;
+        77) skip=$((skip + 1)) ;;
+        *) fail=$((fail + 1)); failed+=("$3") ;;
+    esac
+}
+
+# Waits for one running test to end (whichever ends first).
+reap() {
+    local pid= rc
+    wait -n -p pid "${!running[@]}"
+    rc=$?
+    if [ -z "$pid" ]; then # not expected: then the oldest
+        for pid in "${!running[@]}"; do break; done
+        wait "$pid"
+        rc=$?
+    fi
+    tally $rc "${running[$pid]}" "${names[$pid]}"
+    unset "running[$pid]" "names[$pid]"
+}
+
+drain() { while [ ${#running[@]} -gt 0 ]; do reap; done; }
+
+run_one() { # name npes env cmd serial
+    local name=$1 res
+    [[ "$name" =~ $filter ]] || return 0
+    seq=$((seq + 1))
+    res="$resdir/$seq"
+    local env="OFS_TEST_ID=$$.$seq $3"
+    if [ "$TEST_JOBS" = 1 ] || [ "$5" = serial ]; then
+        drain
+        exec_one "$name" "$2" "$env" "$4" >"$res"
+        tally $? "$res" "$name"
+        return 0
+    fi
+    while [ ${#running[@]} -ge "$TEST_JOBS" ]; do reap; done
+    exec_one "$name" "$2" "$env" "$4" >"$res" &
+    running[$!]=$res
+    names[$!]=$name
 }
 
 variants=()
@@ -71,9 +128,14 @@ lists=("$@")
 [ ${#lists[@]} -gt 0 ] || lists=("$srcdir"/test/lists/*.list)
 
 for list in "${lists[@]}"; do
+    list_serial=
     while IFS= read -r line; do
         line=$(trim "$line")
         [ -z "$line" ] && continue
+        case $line in
+            '#@serial') list_serial=serial ;;
+            '#@parallel') list_serial= ;;
+        esac
         [ "${line#\#}" != "$line" ] && continue
         IFS='|' read -r name npes tags env cmd <<<"$line"
         name=$(trim "$name"); npes=$(trim "$npes"); tags=$(trim "$tags")
@@ -83,6 +145,8 @@ for list in "${lists[@]}"; do
                 printf 'SKIP: %-60s (%s)\n' "$name" "no library code: not run with sanitizers"
             continue
         fi
+        serial=$list_serial
+        [[ " $tags " == *" serial "* ]] && serial=serial
         only=
         [[ " $tags " =~ \ routes=([^ ]+)\  ]] && only=",${BASH_REMATCH[1]},"
         if [[ " $tags " == *" routes "* || -n "$only" ]] && [ ${#variants[@]} -gt 0 ]; then
@@ -91,13 +155,14 @@ for list in "${lists[@]}"; do
                 vname=$(trim "$vname"); venv=$(trim "$venv")
                 [[ "$vname" =~ $vfilter ]] || continue
                 [ -z "$only" ] || [[ "$only" == *",$vname,"* ]] || continue
-                run_one "$name [$vname]" "$npes" "$venv $env" "$cmd"
+                run_one "$name [$vname]" "$npes" "$venv $env" "$cmd" "$serial"
             done
         else
-            run_one "$name" "$npes" "$env" "$cmd"
+            run_one "$name" "$npes" "$env" "$cmd" "$serial"
         fi
     done <"$list"
 done
+drain
 
 if [ $fail -gt 0 ]; then
     echo "Failed tests:"

@@ -13,9 +13,8 @@ test_functional_heap_align_LDADD = $(TEST_LDADD)
 EXTRA_DIST += test/functional/tests.h test/functional/test_check.h test/functional/check_hello.sh test/functional/local.mk \
 	test/functional/check_hybrid.sh test/functional/hybrid_mpi.c test/functional/check_cffi.sh \
 	test/functional/cffi_smoke.py
-CLEANFILES += test/functional/hybrid_mpi
 clean-local-cffi:
-	rm -rf test/functional/cffi_build
+	rm -rf test/functional/cffi_build.* test/functional/hybrid_run.*
 clean_local_hooks += clean-local-cffi
 test_functional_xatomic_LDADD = $(TEST_LDADD)
 test_functional_pipeline_LDADD = $(TEST_LDADD)

@@ -46,13 +46,18 @@ fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
 print(struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0])' "$1" 2>/dev/null || echo 0
 }
 
-# Live (non-zombie) processes named $1 of this build: other builds on the machine may
-# be running their own tests.  Told apart by the executable's own path (the launcher
-# may have started it by a relative one).
+# Live (non-zombie) processes named $1 of this build and this test: other builds on
+# the machine may be running their own tests, told apart by the executable's own path
+# (the launcher may have started it by a relative one); tests of this run beside this
+# one (TEST_JOBS), by the OFS_TEST_ID the runner gave each test, which PEs inherit.
 live_procs() {
     local p s
     ps -C "$1" -o pid=,stat= 2>/dev/null | while read -r p s; do
         case $s in Z*) continue ;; esac
-        case $(readlink "/proc/$p/exe" 2>/dev/null) in "$PWD"/*) echo "$p" ;; esac
+        case $(readlink "/proc/$p/exe" 2>/dev/null) in "$PWD"/*) ;; *) continue ;; esac
+        if [ -n "${OFS_TEST_ID:-}" ]; then
+            tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OFS_TEST_ID=$OFS_TEST_ID" || continue
+        fi
+        echo "$p"
     done
 }
