@@ -16,7 +16,9 @@
  * its own: the tree and the ring forward a piece as soon as it arrived, and over the
  * OFI route no piece is larger than what goes as messages (docs/collectives.md).
  * Alltoall: pairwise exchange (step s sends to me + s, spreading the targets), linear;
- * for a team spanning nodes, small blocks through each node's leader (coll_hier.c).
+ * a team's contiguous blocks over the fabric with a signal each, its barrier left to the
+ * next writer; for a team spanning nodes, small blocks through each node's leader
+ * (coll_hier.c).
  */
 #include "coll_internal.h"
 
@@ -398,6 +400,21 @@ void coll_grp_alltoalls(struct coll_grp *g, void *dest_, const void *src_, ptrdi
         return;
     }
     coll_grp_settle(g);
+    if (g->seen && !g->all_local && dst == 1 && sst == 1) {
+        /* over the fabric, a team: each block with a signal on one counter (in pieces,
+         * coll_put_segs), one round; no quiet and no closing barrier, as the direct
+         * collect: n - 1 senders signal my counter, so a member's next call that writes
+         * into others barriers first (COLL_UNSYNC_FLAT) */
+        size_t blk = nelems * es;
+        for (int s = 1; s < n; s++) {
+            int j = coll_cfg.alltoall == COLL_ALG_LINEAR ? (s <= me ? s - 1 : s) : (me + s) % n;
+            coll_put_segs(g, dest + (size_t)me * blk, src + (size_t)j * blk, blk, g->f_ring, j);
+        }
+        memmove(dest + (size_t)me * blk, src + (size_t)me * blk, blk);
+        coll_wait(g, g->f_ring, (uint64_t)(n - 1) * coll_seg_count(blk));
+        g->unsynced |= COLL_UNSYNC_FLAT;
+        return;
+    }
     for (int s = 0; s < n; s++) {
         int j = coll_cfg.alltoall == COLL_ALG_LINEAR ? s : (me + s) % n;
         char *d = dest + (size_t)me * dblk;
