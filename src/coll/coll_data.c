@@ -383,8 +383,11 @@ void coll_grp_fcollect(struct coll_grp *g, void *dest, const void *src, size_t l
     fcollect(g, dest, src, len);
 }
 
-void coll_grp_alltoalls(struct coll_grp *g, void *dest_, const void *src_, ptrdiff_t dst,
-                        ptrdiff_t sst, size_t nelems, size_t es)
+/* signals: the contiguous routine (shmem_alltoall), whose unit strides every member
+ * passes; a strided call with unit strides takes the other path, so that members that
+ * pass different strides (undefined, not compared) still take the same one */
+static void alltoalls(struct coll_grp *g, void *dest_, const void *src_, ptrdiff_t dst,
+                      ptrdiff_t sst, size_t nelems, size_t es, int signals)
 {
     char *dest = dest_;
     const char *src = src_;
@@ -400,7 +403,7 @@ void coll_grp_alltoalls(struct coll_grp *g, void *dest_, const void *src_, ptrdi
         return;
     }
     coll_grp_settle(g);
-    if (g->seen && !g->all_local && dst == 1 && sst == 1) {
+    if (signals && g->seen && !g->all_local) {
         /* over the fabric, a team: each block with a signal on one counter (in pieces,
          * coll_put_segs), one round; no quiet and no closing barrier, as the direct
          * collect: n - 1 senders signal my counter, so a member's next call that writes
@@ -431,6 +434,12 @@ void coll_grp_alltoalls(struct coll_grp *g, void *dest_, const void *src_, ptrdi
     }
     comm_quiet(g->ctx);
     coll_grp_barrier(g);
+}
+
+void coll_grp_alltoalls(struct coll_grp *g, void *dest, const void *src, ptrdiff_t dst,
+                        ptrdiff_t sst, size_t nelems, size_t es)
+{
+    alltoalls(g, dest, src, dst, sst, nelems, es, 0);
 }
 
 /* ---- team entry points ---- */
@@ -504,7 +513,7 @@ int coll_alltoall(struct coll_team *team, void *dest, const void *src, size_t ne
 {
     COLL_CHECK(NULL, team, .kind = COLL_NBC_ALLTOALL, .es = elem_size, .nelems = nelems);
     coll_live_enter(team, NULL, COLL_NBC_ALLTOALL, 0);
-    coll_grp_alltoalls(coll_team_grp(team), dest, src, 1, 1, nelems, elem_size);
+    alltoalls(coll_team_grp(team), dest, src, 1, 1, nelems, elem_size, 1);
     coll_live_leave(team);
     return 0;
 }
