@@ -121,7 +121,8 @@ void coll_alltoalls_aset(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t s
     struct coll_grp g;
 
     coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
-    COLL_CHECK_ASET(NULL, &g, .kind = COLL_NBC_ALLTOALLS, .es = elem_size, .nelems = nelems);
+    COLL_CHECK_ASET(NULL, &g, .kind = COLL_NBC_ALLTOALLS, .es = elem_size, .nelems = nelems,
+                    .dst = dst, .sst = sst);
     coll_grp_alltoalls(&g, dest, src, dst, sst, nelems, elem_size);
 }
 

@@ -110,7 +110,8 @@ static void ck_pack(struct ck_entry *e, const struct coll_sig *s)
     e->w[1] = (uint64_t)(int64_t)s->root;
     e->w[2] = s->es;
     e->w[3] = s->nelems;
-    e->w[4] = 0;
+    /* the strides' low 32 bits each: exact below 2^31 elements (sig_hash has them whole) */
+    e->w[4] = (uint64_t)(uint32_t)s->dst | (uint64_t)(uint32_t)s->sst << 32;
 }
 
 static void ck_unpack(struct coll_sig *s, const struct ck_entry *e)
@@ -123,6 +124,8 @@ static void ck_unpack(struct coll_sig *s, const struct ck_entry *e)
     s->root = (int)(int64_t)e->w[1];
     s->es = e->w[2];
     s->nelems = e->w[3];
+    s->dst = (int32_t)(uint32_t)e->w[4];
+    s->sst = (int32_t)(uint32_t)(e->w[4] >> 32);
 }
 
 /* the arguments the specification says every member passes alike */
@@ -134,7 +137,8 @@ static int ck_agree(const struct coll_sig *a, const struct coll_sig *b)
     case COLL_NBC_BCAST: return a->root == b->root && a->es * a->nelems == b->es * b->nelems;
     case COLL_NBC_FCOLLECT:
     case COLL_NBC_ALLTOALL: return a->es * a->nelems == b->es * b->nelems;
-    case COLL_NBC_ALLTOALLS: return a->es == b->es && a->nelems == b->nelems;
+    case COLL_NBC_ALLTOALLS:
+        return a->es == b->es && a->nelems == b->nelems && a->dst == b->dst && a->sst == b->sst;
     case COLL_NBC_REDUCE: return a->op == b->op && a->type == b->type && a->nelems == b->nelems;
     case COLL_NBC_SCAN:
         return a->type == b->type && a->exclusive == b->exclusive && a->nelems == b->nelems;
@@ -187,7 +191,8 @@ static void ck_describe(const struct coll_sig *s, char *buf, size_t len)
     case COLL_NBC_FCOLLECT:
     case COLL_NBC_ALLTOALL: snprintf(buf, len, "%s%s(%zu bytes per PE)", name, nb, bytes); break;
     case COLL_NBC_ALLTOALLS:
-        snprintf(buf, len, "%s%s(%zu elems of %zu bytes per PE)", name, nb, s->nelems, s->es);
+        snprintf(buf, len, "%s%s(%zu elems of %zu bytes per PE, dst %td, sst %td)", name, nb,
+                 s->nelems, s->es, s->dst, s->sst);
         break;
     case COLL_NBC_REDUCE:
     case COLL_NBC_SCAN: snprintf(buf, len, "%s%s(%s, %zu elems)", name, nb, tn, s->nelems); break;
@@ -303,6 +308,8 @@ void coll_check_nbc(const char *r, struct coll_team *team, const struct coll_nbc
                           .root = a->root,
                           .es = a->es,
                           .nelems = a->nelems,
+                          .dst = a->kind == COLL_NBC_ALLTOALLS ? a->dst : 0,
+                          .sst = a->kind == COLL_NBC_ALLTOALLS ? a->sst : 0,
                           .op = a->op,
                           .type = a->type,
                           .exclusive = a->exclusive };
@@ -381,13 +388,15 @@ void coll_check_team_forget(struct coll_team *team)
 static uint32_t sig_hash(uint64_t seq, const struct coll_sig *s)
 {
     uint64_t h = 0xcbf29ce484222325ull ^ (seq * 0x9e3779b97f4a7c15ull);
-    uint64_t a = (uint64_t)s->kind, b = 0, c = 0;
+    uint64_t a = (uint64_t)s->kind, b = 0, c = 0, d = 0;
 
     switch (s->kind) {
     case COLL_NBC_BCAST: b = (uint64_t)(int64_t)s->root, c = s->es * s->nelems; break;
     case COLL_NBC_FCOLLECT:
     case COLL_NBC_ALLTOALL: c = s->es * s->nelems; break;
-    case COLL_NBC_ALLTOALLS: b = s->es, c = s->nelems; break;
+    case COLL_NBC_ALLTOALLS:
+        b = s->es, c = s->nelems, d = (uint64_t)s->dst * 0x9e3779b97f4a7c15ull ^ (uint64_t)s->sst;
+        break;
     case COLL_NBC_REDUCE: b = (uint64_t)s->op << 8 | (uint64_t)s->type, c = s->nelems; break;
     case COLL_NBC_SCAN: b = (uint64_t)s->exclusive << 8 | (uint64_t)s->type, c = s->nelems; break;
     default: break; /* sync, collect (the members' counts may differ) */
@@ -395,6 +404,7 @@ static uint32_t sig_hash(uint64_t seq, const struct coll_sig *s)
     h = (h ^ a) * 0x100000001b3ull;
     h = (h ^ b) * 0x100000001b3ull;
     h = (h ^ c) * 0x100000001b3ull;
+    h = (h ^ d) * 0x100000001b3ull;
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ull;
     return (uint32_t)(h >> 32);
@@ -438,7 +448,7 @@ void coll_sig_team(const char *r, struct coll_team *team, const struct coll_sig 
         /* the entry is the group's copy too: coll_sig_fail reads it back (sig_mine) */
         struct ck_entry *e = sig_entry(team, seq), n;
         ck_pack(&n, s);
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             __atomic_store_n(&e->w[i], n.w[i], __ATOMIC_RELAXED);
         __atomic_store_n(&e->key, 1ull << 32 | g->sig, __ATOMIC_RELAXED);
         __atomic_store_n(&e->seq, seq, __ATOMIC_RELEASE);

@@ -521,7 +521,8 @@ int coll_alltoall(struct coll_team *team, void *dest, const void *src, size_t ne
 int coll_alltoalls(struct coll_team *team, void *dest, const void *src, ptrdiff_t dst,
                    ptrdiff_t sst, size_t nelems, size_t elem_size)
 {
-    COLL_CHECK(NULL, team, .kind = COLL_NBC_ALLTOALLS, .es = elem_size, .nelems = nelems);
+    COLL_CHECK(NULL, team, .kind = COLL_NBC_ALLTOALLS, .es = elem_size, .nelems = nelems,
+               .dst = dst, .sst = sst);
     coll_live_enter(team, NULL, COLL_NBC_ALLTOALLS, 0);
     coll_grp_alltoalls(coll_team_grp(team), dest, src, dst, sst, nelems, elem_size);
     coll_live_leave(team);

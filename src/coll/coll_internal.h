@@ -93,6 +93,7 @@ struct coll_sig {
     int nb, root, exclusive;
     int aset; /* set by coll_check_aset (names: sum_to_all) */
     size_t es, nelems;
+    ptrdiff_t dst, sst; /* alltoalls' strides (0 elsewhere) */
     enum coll_op op;
     enum coll_type type;
 };

@@ -205,10 +205,15 @@ uint64_t nbc_sig_of(const struct coll_nbc_args *a)
     uint64_t len =
         a->kind == COLL_NBC_COLLECT ? 0 : (uint64_t)(a->nelems * a->es) & ((1ULL << 23) - 1);
     int red = a->kind == COLL_NBC_REDUCE || a->kind == COLL_NBC_SCAN;
+    /* bits 21-40: a broadcast's root; alltoalls' strides, modulo 1024 each */
+    uint64_t arg = a->kind == COLL_NBC_BCAST ? (uint64_t)a->root & 0xfffff
+                   : a->kind == COLL_NBC_ALLTOALLS
+                       ? ((uint64_t)a->dst & 0x3ff) | ((uint64_t)a->sst & 0x3ff) << 10
+                       : 0;
 
     return (uint64_t)(a->kind + 1) | (uint64_t)(red ? a->op & 0xff : 0) << 4 |
            (uint64_t)(red ? a->type & 0xff : 0) << 12 | (uint64_t)(a->exclusive & 1) << 20 |
-           (uint64_t)(a->kind == COLL_NBC_BCAST ? a->root & 0xfffff : 0) << 21 | len << 41;
+           arg << 21 | len << 41;
 }
 
 static const char *sig_name(uint64_t sig)
@@ -230,6 +235,9 @@ void nbc_sig_describe(char *buf, size_t len, uint64_t sig)
         snprintf(buf, len, "collect");
     else if ((sig & 15) == COLL_NBC_BCAST + 1 && n > 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, " from root %d", (int)(sig >> 21 & 0xfffff));
+    else if ((sig & 15) == COLL_NBC_ALLTOALLS + 1 && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ", strides dst %d, sst %d modulo 1024",
+                 (int)(sig >> 21 & 0x3ff), (int)(sig >> 31 & 0x3ff));
 }
 
 /* member j's entry of q (there) says it posted the same collective, else the job ends

@@ -15,6 +15,10 @@
  *   red_fcollect sum_reduce on PE 0, fcollect of as many bytes on the others
  *   order        a broadcast then a barrier on PE 0, the barrier first on the others
  *   a2a          alltoall, the last PE with twice the count of the others
+ *   a2as         alltoalls, the last PE with strides 1 and 1 (contiguous), the others
+ *                with dst 1 and sst 2
+ *   a2as_aset    the same on the active set of every PE (shmem_alltoalls32)
+ *   a2as_nb      the same, non-blocking (checked under SHMEM_DEBUG only)
  *   ok        every family matched (blocking, non-blocking, active sets, a team made
  *             and destroyed in a loop so its slot's numbers restart): must pass
  */
@@ -28,6 +32,7 @@
 
 static int src[N * 8], dst[N * 8 * 8];
 static long pSync[SHMEM_REDUCE_SYNC_SIZE], pSync2[SHMEM_BARRIER_SYNC_SIZE];
+static long pSync3[SHMEM_ALLTOALLS_SYNC_SIZE];
 static int pWrk[2 * N + SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 
 static void ok_round(shmem_team_t t, int me, int n)
@@ -61,6 +66,8 @@ int main(int argc, char **argv)
         pSync[i] = SHMEM_SYNC_VALUE;
     for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++)
         pSync2[i] = SHMEM_SYNC_VALUE;
+    for (int i = 0; i < SHMEM_ALLTOALLS_SYNC_SIZE; i++)
+        pSync3[i] = SHMEM_SYNC_VALUE;
     shmem_init();
     me = shmem_my_pe();
     n = shmem_n_pes();
@@ -115,6 +122,14 @@ int main(int argc, char **argv)
         }
     } else if (!strcmp(mode, "a2a")) {
         shmem_int_alltoall(t, dst, src, me == n - 1 ? 4 : 2);
+    } else if (!strcmp(mode, "a2as")) {
+        shmem_int_alltoalls(t, dst, src, 1, me == n - 1 ? 1 : 2, 2);
+    } else if (!strcmp(mode, "a2as_nb")) {
+        shmemx_req_h r;
+        shmemx_int_alltoalls_nb(t, dst, src, 1, me == n - 1 ? 1 : 2, 2, &r);
+        shmemx_req_wait(&r);
+    } else if (!strcmp(mode, "a2as_aset")) {
+        shmem_alltoalls32(dst, src, 1, me == n - 1 ? 1 : 2, 2, 0, 0, n, pSync3);
     } else if (!strcmp(mode, "aset")) {
         shmem_int_sum_to_all(dst, src, me == n - 1 ? 2 * N : N, 0, 0, n, pWrk, pSync);
     } else {
