@@ -5,6 +5,7 @@
  * never a crash, a hang or a silently shortened transfer.  argv[1] selects the case.
  */
 #include <shmem.h>
+#include <shmemx.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -71,7 +72,19 @@ int main(int argc, char **argv)
         shmem_alltoallmem(SHMEM_TEAM_WORLD, dest, src, 1UL << 62);
     else if (!strcmp(c, "alltoall_huge"))
         shmem_long_alltoall(SHMEM_TEAM_WORLD, dest, src, 1UL << 61);
-    else if (!strcmp(c, "put_wrap")) /* (2^61 + 1) * 8 wraps to 8 bytes */
+    else if (!strcmp(c, "alltoalls_dst0")) /* both strides must be at least 1 */
+        shmem_long_alltoalls(SHMEM_TEAM_WORLD, dest, src, 0, 1, 2);
+    else if (!strcmp(c, "alltoalls_sst_neg"))
+        shmem_alltoallsmem(SHMEM_TEAM_WORLD, dest, src, 1, -2, 4);
+    else if (!strcmp(c, "alltoalls_dst_huge")) /* the extent wraps */
+        shmem_long_alltoalls(SHMEM_TEAM_WORLD, dest, src, 1L << 61, 1, 2);
+    else if (!strcmp(c, "alltoalls_aset_sst0"))
+        shmem_alltoalls64(dest, src, 1, 0, 2, 0, 0, npes, pSync);
+    else if (!strcmp(c, "alltoalls_nb_dst0")) {
+        shmemx_req_h r;
+        shmemx_long_alltoalls_nb(SHMEM_TEAM_WORLD, dest, src, 0, 1, 2, &r);
+        shmemx_req_wait(&r);
+    } else if (!strcmp(c, "put_wrap")) /* (2^61 + 1) * 8 wraps to 8 bytes */
         shmem_long_put(dest, src, (1UL << 61) + 1, right);
     else if (!strcmp(c, "get_nbi_wrap"))
         shmem_long_get_nbi(priv, dest, (1UL << 61) + 1, right);

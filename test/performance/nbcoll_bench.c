@@ -118,8 +118,9 @@ int main(int argc, char **argv)
             if (len >= 262144)
                 iters = base_iters / 40 > 3 ? base_iters / 40 : 3;
             /* warm-up as OSU's (skip, skip_large; LARGE_MESSAGE_SIZE 8 KiB) */
-            run(c, len, len > 8192 ? 10 : 200, 1, 0);
-            run(c, len, len > 8192 ? 10 : 200, 0, 0);
+            int warm = len > 8192 ? 10 : 200;
+            run(c, len, warm, 1, 0);
+            run(c, len, warm, 0, 0);
             tb = run(c, len, iters, 0, 0);
             tp = run(c, len, iters, 1, 0);
             /* every PE computes as long as PE 0's pure latency */
