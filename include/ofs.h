@@ -125,6 +125,7 @@ struct ofs_state {
     int *node_of;   /* n_pes entries: an id equal for PEs on one node */
     /* more PEs on my node than CPUs I may run on: waiting PEs must give the CPU away */
     int oversubscribed;
+    int pes_per_cpu; /* PEs on my node per CPU I may run on, rounded up (at least 1) */
     struct ofs_params params;
 };
 extern struct ofs_state ofs_g OFS_HIDDEN;

@@ -184,8 +184,12 @@ int ofi_wait_sleep_lib(long ns)
 
 /* Longest stand-by step of the thread while the application waits in the library
  * (whose wait loops poll at least every ~150 us: the longest sleep step, 100 us, plus
- * timer slack). */
+ * timer slack).  On a node with more PEs than CPUs, that times the PEs per CPU, up to
+ * OFI_PARK_MAX_NS: every parked thread of the node wakes once a step, and on a crowded
+ * node 1 ms steps spent the CPUs on those wakes instead of on the waiting PEs
+ * (docs/ofi-internals.md, "Progress thread"). */
 #define OFI_PARK_NS 1000000
+#define OFI_PARK_MAX_NS 100000000
 /* A sched_yield slower than this gave the CPU to somebody else; then the thread
  * sleeps instead of yielding for OFI_BUSY_BACKOFF_NS. */
 #define OFI_YIELD_SLOW_NS 30000
@@ -242,8 +246,11 @@ static void *ofi_progress_main(void *arg)
     uint64_t seen = 0;
     unsigned long app_polls = 0;
     unsigned seen_attends = 0;
-    /* one stand-by step: OFI_PARK_NS, or SHMEM_OFI_PROGRESS_INTERVAL if shorter */
-    const int64_t park_ns = max_ns < OFI_PARK_NS ? max_ns : OFI_PARK_NS;
+    /* one stand-by step: OFI_PARK_NS, or SHMEM_OFI_PROGRESS_INTERVAL if shorter, times
+     * the PEs per CPU (up to OFI_PARK_MAX_NS) */
+    const int64_t park_base = max_ns < OFI_PARK_NS ? max_ns : OFI_PARK_NS;
+    const int64_t park_crowd = park_base * (ofs_g.pes_per_cpu > 1 ? ofs_g.pes_per_cpu : 1);
+    const int64_t park_ns = park_crowd < OFI_PARK_MAX_NS ? park_crowd : OFI_PARK_MAX_NS;
     int64_t busy_until = 0; /* no yielding before then: the CPU is contended */
 
     (void)arg;
