@@ -41,6 +41,12 @@ static const struct init_agree {
     { "REDUCE_ALGORITHM", AGREE_ENUM, offsetof(struct ofs_params, REDUCE_ALGORITHM) },
     { "COLLECT_ALGORITHM", AGREE_ENUM, offsetof(struct ofs_params, COLLECT_ALGORITHM) },
     { "ALLTOALL_ALGORITHM", AGREE_ENUM, offsetof(struct ofs_params, ALLTOALL_ALGORITHM) },
+    /* how many pieces, hence signals, a block takes */
+    { "COLL_SEGMENT", AGREE_LONG, offsetof(struct ofs_params, COLL_SEGMENT) },
+    { "COLL_WHOLE", AGREE_LONG, offsetof(struct ofs_params, COLL_WHOLE) },
+    /* the non-blocking collectives' protocols, and the heap they reserve */
+    { "NBC_EAGER", AGREE_LONG, offsetof(struct ofs_params, NBC_EAGER) },
+    { "NBC_SHM", AGREE_LONG, offsetof(struct ofs_params, NBC_SHM) },
     { "STATS", AGREE_BOOL, offsetof(struct ofs_params, STATS) }, /* the dump is collective */
 };
 #define AGREE_N (sizeof(init_agree_tab) / sizeof(init_agree_tab[0]))

@@ -166,6 +166,7 @@ struct coll_cfg {
     int release_yield; /* SHMEM_BARRIER_RELEASE_YIELD (coll_sync.c) */
     int fast_signal;   /* CPU atomics through comm_ptr are allowed */
     size_t seg;        /* bytes per piece of a broadcast, ring or Bruck step (coll_data.c) */
+    size_t whole;      /* blocks of at least this many bytes go whole (0: never) */
 };
 extern struct coll_cfg coll_cfg OFS_HIDDEN;
 

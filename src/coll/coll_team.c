@@ -86,6 +86,7 @@ static ofs_status_t coll_parse_algs(void)
     coll_cfg.alltoall = a2a[ofs_g.params.ALLTOALL_ALGORITHM];
     coll_cfg.release_yield = ofs_g.params.BARRIER_RELEASE_YIELD;
     coll_cfg.seg = (size_t)ofs_g.params.COLL_SEGMENT;
+    coll_cfg.whole = (size_t)ofs_g.params.COLL_WHOLE;
     return OFS_OK;
 }
 
