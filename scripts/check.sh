@@ -1,6 +1,6 @@
 #!/bin/sh
-# Build and run the whole test suite (installs missing packages first): about 35
-# minutes on 2 cores.  --quick: build and run a representative subset on the
+# Build and run the whole test suite (installs missing packages first): 17-45
+# minutes on 2 cores, depending on the machine.  --quick: build and run a representative subset on the
 # shared-memory route only (a few minutes).
 # Ends with the line "N passed, M failed".
 set -e
