@@ -94,6 +94,8 @@ static inline int coll_team_valid(const struct coll_team *team)
 /* Collective, after comm_init(): world and shared teams, sync work arrays. */
 /* bytes of the symmetric heap coll_init will take (heap.h, heap_set_internal) */
 size_t coll_heap_need(void) OFS_HIDDEN;
+/* symmetric heap bytes coll would use more where the nodes have room (heap_set_optional) */
+size_t coll_heap_optional(void) OFS_HIDDEN;
 ofs_status_t coll_init(void) OFS_HIDDEN;
 void coll_fini(void) OFS_HIDDEN;
 /* first thing in shmem_finalize: under SHMEM_DEBUG, a PE whose neighbour calls another

@@ -64,6 +64,10 @@ static inline int heap_seg_of(const void *addr, size_t len, size_t *off_p)
  * rounding), and the heap object is SHMEM_SYMMETRIC_SIZE + that + a margin, so the
  * user's blocks never lose a byte to them.  Set before heap_fit_publish and heap_init;
  * heap_internal_check (after the layers' init) names a layer that took more. */
+/* heap_set_optional: bytes more the library would use where every PE's node has room
+ * for them beside the heap (what heap_fit_publish measured without them); heap_init adds
+ * them to the reserve then, on every PE alike, and heap_alloc_spare finds them. */
+void heap_set_optional(size_t bytes) OFS_HIDDEN;
 #define HEAP_BLOCK_ALIGN 64
 static inline size_t heap_block_len(size_t n)
 {

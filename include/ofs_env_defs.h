@@ -241,10 +241,10 @@ OFS_ENV(COLL_SEGMENT, COLL, SIZE, "16K", "0..1G",
         "piece of up to SHMEM_OFI_AM_SIZE goes as messages, with no round trip; 0: whole "
         "blocks; see also SHMEM_COLL_WHOLE)")
 OFS_ENV(COLL_WHOLE, COLL, SIZE, "256K", "0..1T",
-        "Blocking broadcast, collect, fcollect and alltoall send a block of at least this many "
-        "bytes whole, as one put-with-signal (over the OFI route a write and its signal), not "
-        "in SHMEM_COLL_SEGMENT pieces: at that size the pieces' messages cost more than their "
-        "pipelining saves (0: always in pieces)")
+        "Blocking broadcast, collect, fcollect, alltoall and the reductions' exchanges send a "
+        "block of at least this many bytes whole, as one put-with-signal (over the OFI route a "
+        "write and its signal), not in SHMEM_COLL_SEGMENT pieces: at that size the pieces' "
+        "messages cost more than their pipelining saves (0: always in pieces)")
 OFS_ENV(NBC_SHM, COLL, SIZE, "4K", "0..16K",
         "Same-node fast path of the non-blocking collectives: on a team whose members are all "
         "on this node (signals by CPU atomics), a sync, broadcast, fcollect, alltoall(s), "

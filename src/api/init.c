@@ -55,6 +55,7 @@ static void init_oversubscribed(void)
 void init_heap_count(void)
 {
     heap_set_internal(msg_heap_need() + coll_heap_need());
+    heap_set_optional(coll_heap_optional());
 }
 
 ofs_status_t ofs_init(int requested_thread_level)

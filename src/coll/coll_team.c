@@ -36,8 +36,13 @@ _Static_assert((COLL_W_SPLIT + 2) * 8 <= COLL_FLAGS_BYTES, "the split words fit 
 /* SHMEM_TEAM_WORLD's reduction scratch (both parities), carved apart at coll_init from
  * the heap's internal reserve (which has room for it) while the user keeps the full
  * SHMEM_SYMMETRIC_SIZE; else the world keeps its pool slot's.  Larger chunks, fewer
- * dependent rounds over a fabric (Rabenseifner: a quarter of it per chunk) */
+ * dependent rounds over a fabric.  A job that talks over a fabric asks for
+ * COLL_WORLD_RSCRATCH_FABRIC instead, where every node has room for it (heap_set_optional:
+ * a laptop's or a container's small /dev/shm keeps its heap): chunks whose exchanges are
+ * large enough to go whole (SHMEM_COLL_WHOLE; coll_reduce.c).  Pages no large reduction
+ * touches are never backed. */
 #define COLL_WORLD_RSCRATCH (512UL << 10)
+#define COLL_WORLD_RSCRATCH_FABRIC (4096UL << 10)
 /* pool slots of the predefined teams; splits take the others */
 #define COLL_SLOT_WORLD 0
 #define COLL_SLOT_SHARED 1
@@ -62,7 +67,8 @@ static struct {
     uint64_t *split_buf; /* symmetric: 2*awords words for the slot agreement */
     uint64_t *agree_buf; /* symmetric: two words for coll_agree_pub */
     unsigned agree_parity;
-    char *world_rs; /* symmetric: the world team's reduction scratch, or NULL */
+    char *world_rs;      /* symmetric: the world team's reduction scratch, or NULL */
+    size_t world_rs_len; /* its bytes */
     pthread_mutex_t lock;
 } pool = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -145,7 +151,7 @@ static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int st
     /* after coll_hier_setup: the leaders' group keeps the pool's layout */
     if (id == COLL_SLOT_WORLD && pool.world_rs) {
         p->grp.rscratch = pool.world_rs;
-        p->grp.chunk = (COLL_WORLD_RSCRATCH / 2 / (size_t)p->grp.rslots) & ~(size_t)63;
+        p->grp.chunk = (pool.world_rs_len / 2 / (size_t)p->grp.rslots) & ~(size_t)63;
     }
     pool.used[id / 64] |= 1ULL << (id % 64);
     coll_fin_slot_reset(id);
@@ -221,6 +227,20 @@ static size_t pool_shape(int n, int nslots, int hier)
 static size_t split_buf_len(int nwords)
 {
     return (2 * ((size_t)nwords + 2) + 1 + 2) * sizeof(uint64_t);
+}
+
+/* Does the job talk over a fabric (known once the locality is: rt_init)? */
+static int coll_fabric(void)
+{
+    return ofs_g.params.LOCAL_TRANSPORT == OFS_LOCAL_TRANSPORT_OFI ||
+           (ofs_g.local_size > 0 && ofs_g.local_size < ofs_g.n_pes);
+}
+
+size_t coll_heap_optional(void)
+{
+    return coll_fabric()
+               ? heap_block_len(COLL_WORLD_RSCRATCH_FABRIC) - heap_block_len(COLL_WORLD_RSCRATCH)
+               : 0;
 }
 
 size_t coll_heap_need(void)
@@ -302,7 +322,12 @@ ofs_status_t coll_init(void)
         return st;
     /* every PE makes the same allocations in the same heap: all carve it or none; never
      * at the expense of the user's SHMEM_SYMMETRIC_SIZE */
-    pool.world_rs = heap_alloc_spare(COLL_WORLD_RSCRATCH, 64);
+    pool.world_rs_len = COLL_WORLD_RSCRATCH_FABRIC;
+    pool.world_rs = coll_fabric() ? heap_alloc_spare(pool.world_rs_len, 64) : NULL;
+    if (!pool.world_rs) {
+        pool.world_rs_len = COLL_WORLD_RSCRATCH;
+        pool.world_rs = heap_alloc_spare(pool.world_rs_len, 64);
+    }
 
     st = team_setup(&shmem_internal_team_world, COLL_SLOT_WORLD, NULL, 0, 1, n, ofs_g.my_pe, 0, 0,
                     NULL);

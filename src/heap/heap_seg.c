@@ -35,10 +35,16 @@
 #define HEAP_INTERNAL_MARGIN (256UL << 10)
 
 static size_t heap_internal = 9UL << 20; /* until heap_set_internal */
+static size_t heap_optional;
 
 void heap_set_internal(size_t bytes)
 {
     heap_internal = bytes;
+}
+
+void heap_set_optional(size_t bytes)
+{
+    heap_optional = bytes;
 }
 
 static size_t heap_internal_reserve(void)
@@ -322,6 +328,25 @@ static ofs_status_t heap_fit_agree(void)
     return OFS_OK;
 }
 
+/* Has every PE's node room for extra bytes more per PE beside the heap as it is now
+ * (after heap_fit_agree)?  From what the PEs published: the same answer on every PE;
+ * no where a PE could not tell. */
+static int heap_fit_room(size_t extra)
+{
+    struct heap_fit f;
+
+    for (int pe = 0; pe < ofs_g.n_pes; pe++) {
+        if (ofs_g.singleton)
+            heap_fit_fill(&f, 1);
+        else if (rt_kv_get(pe, "ofs.fit", &f, sizeof(f)) != OFS_OK)
+            return 0;
+        if (f.fit == HEAP_FIT_UNKNOWN ||
+            f.fit < (uint64_t)ofs_g.params.SYMMETRIC_SIZE + (uint64_t)extra)
+            return 0;
+    }
+    return 1;
+}
+
 /* Maps the heap at an address aligned to heap_base_align(len): mmap alone gives only a
  * page, and a base whose alignment differs between PEs would give shmem_align(A, ...)
  * different offsets on different PEs for a large A.  Reserves len + align of address
@@ -476,6 +501,8 @@ ofs_status_t heap_init(void)
     st = heap_fit_agree();
     if (st != OFS_OK)
         return st;
+    if (heap_optional && heap_fit_room(heap_optional))
+        heap_internal += heap_optional;
     ofs_sig_chain_install(&heap_chain);
     st = heap_remap_data();
     if (st == OFS_OK)

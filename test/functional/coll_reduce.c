@@ -151,7 +151,7 @@ static void run(shmem_team_t team, const char *name, int aset_stride_log)
     }
 }
 
-#define BIGN 100003
+#define BIGN 300007
 
 static void big(void)
 {
