@@ -330,7 +330,7 @@ static ofs_status_t heap_fit_agree(void)
 
 /* Has every PE's node room for extra bytes more per PE beside the heap as it is now
  * (after heap_fit_agree)?  From what the PEs published: the same answer on every PE;
- * no where a PE could not tell. */
+ * 0 where a PE could not tell. */
 static int heap_fit_room(size_t extra)
 {
     struct heap_fit f;
