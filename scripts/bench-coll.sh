@@ -72,7 +72,7 @@ one_run() {
     rm -f "$out/run.csv"
     timeout "$tmo" $run -np "$n" "$pb" --iters $((iters * 25)) --csv "$out/run.csv" \
         >>"$out/$name.log" 2>&1 || say "$name: perf_barrier on $n PEs exited with status $?"
-    [ -f "$out/run.csv" ] && awk -F, 'NR > 1 { print "perf_barrier," $2 "," $3 "," $5 }' \
+    [ -f "$out/run.csv" ] && awk -F, 'NR > 1 && $1 == "barrier_all" { print "perf_barrier," $2 "," $3 "," $5 }' \
         "$out/run.csv" >>"$out/$name.csv"
     return 0
 }

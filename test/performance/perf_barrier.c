@@ -25,7 +25,16 @@ int main(int argc, char **argv)
     double t = bench_now_us();
     shmem_barrier_all();
     first = bench_now_us() - t;
+#if SHMEM_MAJOR_VERSION > 1 || (SHMEM_MAJOR_VERSION == 1 && SHMEM_MINOR_VERSION >= 5)
     shmem_double_max_reduce(SHMEM_TEAM_WORLD, &first_max, &first, 1);
+#else /* scripts/bench-coll.sh builds it for Open MPI 4.1's OSHMEM (1.4, no teams) too */
+    static double wrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
+    static long sync[SHMEM_REDUCE_SYNC_SIZE];
+    for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
+        sync[i] = SHMEM_SYNC_VALUE;
+    shmem_barrier_all();
+    shmem_double_max_to_all(&first_max, &first, 1, 0, 0, n, wrk, sync);
+#endif
     if (me == 0) {
         bench_header("barrier_all latency");
         bench_row(&o, "barrier_all_first", 0, n, 1, first_max);
