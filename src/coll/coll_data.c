@@ -43,19 +43,12 @@
 /* Pieces of a transfer: at most coll_cfg.seg bytes each (0: one piece), each its own
  * put-with-signal, so that over the OFI route every piece goes as messages the target
  * applies (a larger put-with-signal is written and locally completed before its signal
- * leaves), and a tree or ring forwards a piece as soon as it has it.  From coll_cfg.whole
- * bytes, one piece: a write moves a large block for less than its pieces' messages,
- * pipelining included (docs/collectives.md).  0 bytes: one piece (the signal alone). */
-static int seg_whole(size_t len)
-{
-    size_t seg = coll_cfg.seg;
-    return seg == 0 || len <= seg || (coll_cfg.whole && len >= coll_cfg.whole);
-}
-
+ * leaves), and a tree or ring forwards a piece as soon as it has it; large blocks whole
+ * (coll_seg_whole, docs/collectives.md).  0 bytes: one piece (the signal alone). */
 size_t coll_seg_count(size_t len)
 {
     size_t seg = coll_cfg.seg;
-    return seg_whole(len) ? 1 : (len + seg - 1) / seg;
+    return coll_seg_whole(len) ? 1 : (len + seg - 1) / seg;
 }
 
 /* piece j of len bytes: its offset, and its length in *l_p */
@@ -63,7 +56,7 @@ static size_t seg_piece(size_t len, size_t j, size_t *l_p)
 {
     size_t seg = coll_cfg.seg, o;
 
-    if (seg_whole(len)) {
+    if (coll_seg_whole(len)) {
         *l_p = len;
         return 0;
     }

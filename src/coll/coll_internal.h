@@ -170,6 +170,14 @@ struct coll_cfg {
 };
 extern struct coll_cfg coll_cfg OFS_HIDDEN;
 
+/* A transfer of len bytes goes in one piece: pieces off (SHMEM_COLL_SEGMENT=0), no more
+ * than a piece, or from SHMEM_COLL_WHOLE bytes, where one write moves it for less than
+ * its pieces' messages (coll_data.c's blocks, coll_reduce.c's exchanges). */
+static inline int coll_seg_whole(size_t len)
+{
+    return coll_cfg.seg == 0 || len <= coll_cfg.seg || (coll_cfg.whole && len >= coll_cfg.whole);
+}
+
 /* a + b for a collect's running total; an overflow goes to the API's check (which reports
  * it and does not return) */
 static inline size_t coll_total_add(const char *r, coll_total_check_fn check, const void *dest,

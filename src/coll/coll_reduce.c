@@ -52,16 +52,15 @@ static inline char *fold_slot(struct coll_grp *g, unsigned parity, int rab)
 /* An exchange of cnt elements goes in *np pieces of *per elements (the last may be
  * shorter), each at most coll_cfg.seg bytes when whole elements allow (0: one piece), so
  * that over the OFI route each goes as messages the target applies, one way
- * (docs/collectives.md); from coll_cfg.whole bytes in one piece, a write (as
- * coll_data.c's blocks).  pSync groups (no seen counts) send one piece. */
+ * (docs/collectives.md); large exchanges in one piece (coll_seg_whole).  pSync groups
+ * (no seen counts) send one piece. */
 static void rpieces(const struct coll_grp *g, size_t cnt, size_t es, size_t *np, size_t *per)
 {
     size_t seg = coll_cfg.seg, bytes = cnt * es;
 
     *np = 1;
     *per = cnt;
-    if (seg == 0 || bytes <= seg || !g->seen || cnt < 2 ||
-        (coll_cfg.whole && bytes >= coll_cfg.whole))
+    if (coll_seg_whole(bytes) || !g->seen || cnt < 2)
         return;
     *per = (cnt + (bytes + seg - 1) / seg - 1) / ((bytes + seg - 1) / seg);
     *np = (cnt + *per - 1) / *per;

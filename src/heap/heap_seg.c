@@ -288,10 +288,14 @@ ofs_status_t heap_fit_publish(int node_pes)
     return rt_kv_put("ofs.fit", &f, sizeof(f));
 }
 
+/* what heap_fit_agree read of every PE: the smallest fit, and whether a PE could not tell */
+static uint64_t heap_fit_min = HEAP_FIT_UNKNOWN;
+static int heap_fit_unknown;
+
 static ofs_status_t heap_fit_agree(void)
 {
     struct heap_fit f, low = { 0 };
-    int low_pe = -1;
+    int low_pe = -1, set = 0;
     char def[32], heap[32];
 
     for (int pe = 0; pe < ofs_g.n_pes; pe++) {
@@ -302,13 +306,16 @@ static ofs_status_t heap_fit_agree(void)
             if (st != OFS_OK)
                 return st;
         }
-        if (f.set)
-            return OFS_OK; /* every PE sees it: nobody falls back */
+        set |= f.set;
+        heap_fit_unknown |= f.fit == HEAP_FIT_UNKNOWN;
         if (low_pe < 0 || f.fit < low.fit) {
             low = f;
             low_pe = pe;
         }
     }
+    heap_fit_min = low_pe < 0 ? HEAP_FIT_UNKNOWN : low.fit;
+    if (set)
+        return OFS_OK; /* every PE sees it: nobody falls back */
     if (low_pe < 0 || low.fit >= (uint64_t)ofs_g.params.SYMMETRIC_SIZE || low.fit < HEAP_FIT_MIN)
         return OFS_OK;
     if (ofs_g.my_pe == 0) {
@@ -329,22 +336,12 @@ static ofs_status_t heap_fit_agree(void)
 }
 
 /* Has every PE's node room for extra bytes more per PE beside the heap as it is now
- * (after heap_fit_agree)?  From what the PEs published: the same answer on every PE;
- * 0 where a PE could not tell. */
+ * (after heap_fit_agree, from what it read: the same answer on every PE)?  0 where a PE
+ * could not tell. */
 static int heap_fit_room(size_t extra)
 {
-    struct heap_fit f;
-
-    for (int pe = 0; pe < ofs_g.n_pes; pe++) {
-        if (ofs_g.singleton)
-            heap_fit_fill(&f, 1);
-        else if (rt_kv_get(pe, "ofs.fit", &f, sizeof(f)) != OFS_OK)
-            return 0;
-        if (f.fit == HEAP_FIT_UNKNOWN ||
-            f.fit < (uint64_t)ofs_g.params.SYMMETRIC_SIZE + (uint64_t)extra)
-            return 0;
-    }
-    return 1;
+    return !heap_fit_unknown && heap_fit_min != HEAP_FIT_UNKNOWN &&
+           heap_fit_min >= (uint64_t)ofs_g.params.SYMMETRIC_SIZE + (uint64_t)extra;
 }
 
 /* Maps the heap at an address aligned to heap_base_align(len): mmap alone gives only a
