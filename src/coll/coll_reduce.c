@@ -10,8 +10,10 @@
  * and receives the result at the end.  Every exchange goes in pieces of at most
  * SHMEM_COLL_SEGMENT bytes, each a put-with-signal on the round's counter (over the OFI
  * route a larger one is a write completed before its signal leaves: a round trip more),
- * and the receiver folds each piece as it arrives.  Vectors go in chunks of the team's slot size
- * (Rabenseifner: half of a parity's scratch, the halves it receives being packed);
+ * and the receiver folds each piece as it arrives (one piece from SHMEM_COLL_WHOLE bytes).
+ * Vectors go in chunks of equal length, at most the team's slot size (Rabenseifner: a
+ * parity's scratch, the halves it receives being packed, after the fold's vector if
+ * any);
  * scratch slots alternate between two parities by step, which is safe because a
  * partner can only reach step t + 2 after every member contributed to step t + 1.
  * IEEE + and * are commutative, so both partners of a round compute bitwise equal
@@ -36,11 +38,19 @@ static inline char *rslot(struct coll_grp *g, unsigned parity, int k)
     return g->rscratch + ((size_t)parity * (size_t)g->rslots + (size_t)k) * g->chunk;
 }
 
-/* Rabenseifner's chunk in elements: the parity's whole scratch holds the fold's
- * vector then the halves it receives (at most the vector plus one element a round) */
+/* Rabenseifner's chunk in elements: the parity's whole scratch holds the halves it
+ * receives (at most the vector plus one element a round), after the fold's vector
+ * where the group's size is not a power of two (rab_halves: where the halves start) */
 static inline size_t rab_celems(const struct coll_grp *g, size_t es)
 {
-    return ((size_t)g->rslots * g->chunk / es - COLL_MAX_TEAM_LOG) / 2;
+    size_t room = (size_t)g->rslots * g->chunk / es - COLL_MAX_TEAM_LOG;
+
+    return (g->size & (g->size - 1)) ? room / 2 : room;
+}
+
+static inline size_t rab_halves(const struct coll_grp *g, size_t es)
+{
+    return (g->size & (g->size - 1)) ? rab_celems(g, es) : 0;
 }
 
 /* where a folded member (p2 + i) puts its vector on member i */
@@ -125,7 +135,7 @@ static void reduce_pow2(struct coll_grp *g, char *dest, char *acc, size_t cnt, s
     }
     /* the halves packed after the fold's slot (rab_celems): round k's offset depends on
      * the ranges before it, which both partners of round k share */
-    size_t off = rab_celems(g, es);
+    size_t off = rab_halves(g, es);
     for (int k = 0; k < L; k++) {
         int d = p2 >> (k + 1), partner = r ^ d;
         size_t mid = lo + (hi - lo) / 2, slo, shi;
@@ -164,6 +174,9 @@ static void reduce_tree(struct coll_grp *g, char *dest, const char *src, size_t 
     while (p2 * 2 <= n)
         p2 *= 2;
     rem = n - p2;
+    /* chunks of equal length: a vector slightly longer than a chunk goes as two halves,
+     * not a chunk and a few elements that cost as many rounds */
+    celems = (nelems + (nelems + celems - 1) / celems - 1) / ((nelems + celems - 1) / celems);
     acc = malloc(celems * es);
     if (!acc)
         ofs_fatal(1, "reduction: out of host memory");

@@ -148,10 +148,14 @@ static ofs_status_t team_setup(struct coll_team *t, int id, int *members, int st
         t->priv = NULL;
         return OFS_ERR_NOMEM;
     }
-    /* after coll_hier_setup: the leaders' group keeps the pool's layout */
+    /* after coll_hier_setup: the world's large scratch goes to the group that runs its
+     * reductions over the fabric, the leaders' where the node-aware form is chosen
+     * (always, for a given SHMEM_REDUCE_ALGORITHM), else the team's own */
     if (id == COLL_SLOT_WORLD && pool.world_rs) {
-        p->grp.rscratch = pool.world_rs;
-        p->grp.chunk = (pool.world_rs_len / 2 / (size_t)p->grp.rslots) & ~(size_t)63;
+        struct coll_grp *rg =
+            coll_hier_use(&p->grp, coll_cfg.reduce) ? &p->grp.hier->leaders : &p->grp;
+        rg->rscratch = pool.world_rs;
+        rg->chunk = (pool.world_rs_len / 2 / (size_t)rg->rslots) & ~(size_t)63;
     }
     pool.used[id / 64] |= 1ULL << (id % 64);
     coll_fin_slot_reset(id);
