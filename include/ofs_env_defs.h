@@ -43,7 +43,8 @@
     W(r, AUTO, "auto")                             \
     W(r, RECURSIVE_DOUBLING, "recursive_doubling") \
     W(r, RABENSEIFNER, "rabenseifner")             \
-    W(r, LINEAR, "linear") W(r, SHM, "shm") W(r, HIER, "hier") W(r, INLINE, "inline")
+    W(r, LINEAR, "linear")                         \
+    W(r, SHM, "shm") W(r, HIER, "hier") W(r, INLINE, "inline") W(r, SLICES, "slices")
 #define OFS_WORDS_COLLECT_ALGORITHM(W, r) \
     W(r, AUTO, "auto")                    \
     W(r, RING, "ring")                    \
@@ -199,7 +200,9 @@ OFS_ENV(REDUCE_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_REDUCE_ALGORITHM,
         "of up to 120 bytes of elements of up to 8 bytes through the members' counters, what "
         "auto picks there; hier: for teams spanning "
         "nodes, the node part through shared memory and one leader per node over the fabric, "
-        "what auto picks there; on a one-node team hier runs as auto)")
+        "what auto picks there; on a one-node team hier runs as auto; slices: each member "
+        "gets its slice of every source and puts the result into every dest, what auto picks "
+        "over a fabric for vectors of three or more of the team's scratch chunks)")
 OFS_ENV(COLLECT_ALGORITHM, COLL, ENUM, "auto", OFS_WORDS_COLLECT_ALGORITHM,
         "Collect/fcollect algorithm (inline: a same-node team's blocks of up to 120 bytes "
         "through the members' counters, what auto picks there; hier: for teams spanning nodes, "

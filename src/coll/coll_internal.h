@@ -33,6 +33,7 @@
 #define COLL_F_HIER_A2A 103    /* node-aware alltoall: my blocks from the other leaders */
 #define COLL_F_SHM_ARRIVE 104  /* shm barrier: arrivals, on member 0 (own cache line) */
 #define COLL_F_SHM_RELEASE 112 /* shm barrier: generation released (own cache line) */
+#define COLL_F_SLICE 120       /* sliced reduction: result slices from their owners */
 #define COLL_F_BANN 128        /* COLL_BANN_N: ring broadcast announcements, on the root */
 #define COLL_F_BACK 144        /* COLL_BANN_N: members yet to read each announcement */
 #define COLL_BANN_N 16
@@ -83,6 +84,7 @@ enum coll_alg {
     COLL_ALG_TREE,
     COLL_ALG_HIER,
     COLL_ALG_INLINE,
+    COLL_ALG_SLICES,
 };
 
 struct coll_hier;

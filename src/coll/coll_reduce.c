@@ -200,6 +200,67 @@ static void reduce_tree(struct coll_grp *g, char *dest, const char *src, size_t 
     free(acc);
 }
 
+/*
+ * slices through the comm layer (the shm algorithm's shape where some member is out of
+ * reach of loads and stores): member r owns slice r of the vector.  After a barrier
+ * (every source is ready) it gets slice r of every other member's source, all at once
+ * and COLL_SLICE_TMP bytes at a time, folds them in member order and puts the result
+ * into every member's dest, then signals each; every member waits for the others'
+ * signals, after which nobody reads its source any more.  Each element is read and
+ * written by its owner only, so source may be dest.  No scratch and no chunks: 2(n-1)/n
+ * of the vector crosses each PE (as in Rabenseifner's) in one round of gets and one of
+ * puts, where a team whose scratch holds a small part of the vector would go through
+ * a full set of dependent rounds per chunk.
+ */
+#define COLL_SLICE_TMP (1UL << 20)
+#define COLL_SLICE_CHUNKS 3 /* auto: slices from this many chunks of the tree algorithms */
+
+static void reduce_slices(struct coll_grp *g, char *dest, const char *src, size_t nelems,
+                          enum coll_op op, enum coll_type type)
+{
+    size_t es = coll_type_size(type), n = (size_t)g->size, me = (size_t)g->me;
+    size_t per = (nelems + n - 1) / n, lo = me * per < nelems ? me * per : nelems;
+    size_t hi = lo + per < nelems ? lo + per : nelems, cnt = hi - lo;
+    size_t blk = COLL_SLICE_TMP / es / (n - 1);
+    char *acc, *tmp;
+
+    if (blk > cnt)
+        blk = cnt;
+    if (blk == 0)
+        blk = 1;
+    acc = malloc(cnt ? cnt * es : 1);
+    tmp = malloc((n - 1) * blk * es);
+    if (!acc || !tmp)
+        ofs_fatal(1, "reduction: out of host memory");
+    coll_grp_barrier(g); /* every source is ready, no owner of the last call still writes */
+    for (size_t b = lo; b < hi; b += blk) {
+        size_t c = hi - b < blk ? hi - b : blk;
+        char *a = acc + (b - lo) * es;
+        for (size_t i = 0, k = 0; i < n; i++)
+            if (i != me)
+                comm_get_nbi(g->ctx, tmp + k++ * blk * es, src + b * es, c * es,
+                             coll_grp_pe(g, (int)i));
+        comm_quiet(g->ctx);
+        for (size_t i = 0, k = 0; i < n; i++) {
+            const char *from = i == me ? src + b * es : tmp + k++ * blk * es;
+            if (i == 0)
+                memcpy(a, from, c * es);
+            else
+                coll_op_apply(op, type, a, from, c);
+        }
+    }
+    for (size_t s = 1; s < n && cnt; s++)
+        comm_put_nbi(g->ctx, dest + lo * es, acc, cnt * es, coll_grp_pe(g, (int)((me + s) % n)));
+    if (cnt)
+        memcpy(dest + lo * es, acc, cnt * es);
+    for (size_t s = 1; s < n; s++)
+        coll_signal(g, COLL_F_SLICE, (int)((me + s) % n));
+    coll_wait(g, COLL_F_SLICE, n - 1);
+    comm_quiet(g->ctx); /* the puts' source is freed */
+    free(tmp);
+    free(acc);
+}
+
 void coll_grp_reduce_linear(struct coll_grp *g, void *dest, const void *src, size_t nelems,
                             enum coll_op op, enum coll_type type)
 {
@@ -226,8 +287,17 @@ void coll_grp_reduce_linear(struct coll_grp *g, void *dest, const void *src, siz
                 coll_op_apply(op, type, acc + off, tmp, l / es);
         }
     }
-    coll_grp_barrier(g); /* every read of the sources is done (source may be dest) */
-    memcpy(dest, acc, bytes);
+    /* nobody reads a dest that is not the source: the result goes in before the barrier,
+     * after which a member that returns may write into it (its next collective) */
+    if (dest != src)
+        memcpy(dest, acc, bytes);
+    coll_grp_barrier(g); /* every read of the sources is done */
+    if (dest == src) {
+        memcpy(dest, acc, bytes);
+        /* an active set has no later settle (a team's next writer barriers first) */
+        if (!g->seen)
+            coll_grp_barrier(g);
+    }
     free(tmp);
     free(acc);
 }
@@ -297,22 +367,36 @@ void coll_grp_reduce(struct coll_grp *g, void *dest, const void *src, size_t nre
     if (alg == COLL_ALG_INLINE)
         alg = COLL_ALG_AUTO;
     if (alg == COLL_ALG_AUTO) {
-        size_t bytes = nreduce * coll_type_size(type);
+        size_t es = coll_type_size(type), bytes = nreduce * es;
         if (g->all_local && bytes >= COLL_SHM_MIN)
             alg = COLL_ALG_SHM;
         else
             alg = bytes >= COLL_RAB_MIN && g->size >= COLL_RAB_MIN_PES
                       ? COLL_ALG_RABENSEIFNER
                       : COLL_ALG_RECURSIVE_DOUBLING;
+        if (!g->all_local && nreduce >= (size_t)g->size) {
+            size_t celems = alg == COLL_ALG_RABENSEIFNER ? rab_celems(g, es) : g->chunk / es;
+            if (nreduce / COLL_SLICE_CHUNKS >= celems)
+                alg = COLL_ALG_SLICES;
+        }
     }
     if (alg == COLL_ALG_RABENSEIFNER) /* its allgather writes the partners' dest */
         coll_grp_settle(g);
-    if (alg == COLL_ALG_SHM)
+    if (alg == COLL_ALG_SLICES)
+        reduce_slices(g, dest, src, nreduce, op, type);
+    else if (alg == COLL_ALG_SHM)
         coll_grp_reduce_shm(g, dest, src, nreduce, op, type);
     else if (alg == COLL_ALG_LINEAR)
         coll_grp_reduce_linear(g, dest, src, nreduce, op, type);
     else
         reduce_tree(g, dest, src, nreduce, op, type, alg == COLL_ALG_RABENSEIFNER);
+    /* A member's dest is still written after another member may have returned (the
+     * owners' slices, Rabenseifner's allgather, a folded member's result, or a member's
+     * own copy of the result after its last wait), and that member's next collective may
+     * write into it (a broadcast, say): it barriers first.  The shm form ends with a
+     * barrier, and linear copies before its last one unless in place. */
+    if (alg != COLL_ALG_SHM && (alg != COLL_ALG_LINEAR || dest == src))
+        g->unsynced |= COLL_UNSYNC_FLAT;
 }
 
 int coll_reduce(struct coll_team *team, void *dest, const void *src, size_t nreduce,

@@ -50,10 +50,18 @@ int coll_scan(struct coll_team *team, void *dest, const void *src, size_t nelems
             coll_op_apply(COLL_OP_SUM, type, acc + off, from, l / es);
         }
     }
+    /* nobody reads a dest that is not the source: the result goes in before the barrier,
+     * after which a member that returns may write into it (its next collective); in
+     * place, after it, and that next writer barriers first */
+    if (dest != src)
+        memcpy(dest, acc, bytes);
     if (g->size > 1)
-        coll_grp_barrier(g); /* every read of the sources is done (source may be dest) */
+        coll_grp_barrier(g); /* every read of the sources is done */
     coll_live_leave(team);
-    memcpy(dest, acc, bytes);
+    if (dest == src) {
+        memcpy(dest, acc, bytes);
+        g->unsynced |= COLL_UNSYNC_FLAT;
+    }
     free(tmp);
     free(acc);
     return 0;

@@ -2,8 +2,10 @@
  * coll_reduce (the typed wrappers are one call to it) on SHMEM_TEAM_WORLD and a
  * strided team of odd size, counts 0, 1, odd and several chunks, in place and not;
  * plus the active-set backend coll_reduce_aset.  Values are small integers so every
- * result is exact in every type.  "big": only SHMEM_TEAM_WORLD, odd counts of several
- * chunks of its own (larger) reduction scratch, in place and not. */
+ * result is exact in every type.  "big": an odd count of several chunks of
+ * SHMEM_TEAM_WORLD's own (larger) reduction scratch, in place and not, then on a team of
+ * every PE and one of all but the last, whose pool slots' scratch is small (over a
+ * fabric auto picks the sliced algorithm there). */
 #include "ofs_api.h"
 #include "tests.h"
 #include <complex.h>
@@ -153,32 +155,75 @@ static void run(shmem_team_t team, const char *name, int aset_stride_log)
 
 #define BIGN 300007
 
-static void big(void)
+static void big_on(shmem_team_t team, const char *name, char *s, char *d, int *b)
 {
     static const struct {
         enum coll_type t;
         enum coll_op op;
     } cases[] = { { COLL_T_INT, COLL_OP_SUM }, { COLL_T_DOUBLE, COLL_OP_MAX } };
-    char *s = shmem_malloc(BIGN * 8 + 64), *d = shmem_malloc(BIGN * 8 + 64);
+    int nm = shmem_team_n_pes(team), r = shmem_team_my_pe(team);
 
-    CHECK(s && d);
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         size_t es = coll_type_size(cases[k].t);
         char *into = k % 2 ? s : d; /* in place every other case */
         long bad;
-        fill(cases[k].t, s, shmem_my_pe(), BIGN, cases[k].op);
+        fill(cases[k].t, s, r, BIGN, cases[k].op);
         memset(d, 0x5a, BIGN * es + 1);
-        shmem_barrier_all();
-        CHECK(coll_reduce(SHMEM_TEAM_WORLD, into, s, BIGN, cases[k].op, cases[k].t) == 0);
-        bad = verify(cases[k].t, into, shmem_n_pes(), BIGN, cases[k].op);
+        shmem_team_sync(team);
+        CHECK(coll_reduce(team, into, s, BIGN, cases[k].op, cases[k].t) == 0);
+        bad = verify(cases[k].t, into, nm, BIGN, cases[k].op);
         if (bad >= 0)
-            fprintf(stderr, "PE %d: big: type %d op %d: element %ld wrong\n", shmem_my_pe(),
-                    cases[k].t, cases[k].op, bad);
+            fprintf(stderr, "PE %d: big, %s: type %d op %d: element %ld wrong\n", shmem_my_pe(),
+                    name, cases[k].t, cases[k].op, bad);
         CHECK(bad < 0);
         if (into == d)
             CHECK(((unsigned char *)d)[BIGN * es] == 0x5a);
-        shmem_barrier_all();
     }
+    /* a broadcast into the dest of a reduction right after it: no late slice of the
+     * reduction may land on the broadcast's data */
+    for (int round = 0; round < 4; round++) {
+        int root = (round + 1) % nm;
+        for (size_t i = 0; i < BIGN; i++)
+            b[i] = (int)i * 3 + round + 1000 * r;
+        fill(COLL_T_INT, s, r, BIGN, COLL_OP_SUM);
+        shmem_team_sync(team);
+        CHECK(coll_reduce(team, d, s, BIGN, COLL_OP_SUM, COLL_T_INT) == 0);
+        CHECK(coll_broadcast(team, d, b, BIGN, sizeof(int), root) == 0);
+        long bad = -1;
+        for (size_t i = 0; i < BIGN && bad < 0; i++)
+            if (((int *)d)[i] != (int)i * 3 + round + 1000 * root)
+                bad = (long)i;
+        if (bad >= 0)
+            fprintf(stderr,
+                    "PE %d: big, %s: broadcast after a reduction, round %d: element %ld is %d, "
+                    "not %d\n",
+                    shmem_my_pe(), name, round, bad, ((int *)d)[bad],
+                    (int)bad * 3 + round + 1000 * root);
+        CHECK(bad < 0);
+    }
+    shmem_team_sync(team);
+}
+
+static void big(void)
+{
+    char *s = shmem_malloc(BIGN * 8 + 64), *d = shmem_malloc(BIGN * 8 + 64);
+    int *b = shmem_malloc(BIGN * sizeof(int)); /* a broadcast's source */
+    int npes = shmem_n_pes();
+    shmem_team_t all = SHMEM_TEAM_INVALID, odd = SHMEM_TEAM_INVALID;
+
+    CHECK(s && d && b);
+    big_on(SHMEM_TEAM_WORLD, "world", s, d, b);
+    CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &all) == 0);
+    big_on(all, "team of all", s, d, b);
+    if (npes > 2) {
+        CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes - 1, NULL, 0, &odd) == 0);
+        if (odd != SHMEM_TEAM_INVALID)
+            big_on(odd, "team of all but the last", s, d, b);
+    }
+    shmem_barrier_all();
+    shmem_team_destroy(odd);
+    shmem_team_destroy(all);
+    shmem_free(b);
     shmem_free(d);
     shmem_free(s);
 }

@@ -105,6 +105,12 @@ static void check_ib(int me, int npes)
             for (size_t j = 0; j < (N); j++)                                                    \
                 CHECK(s[j] ==                                                                   \
                       (T)(((long)(R) + 1) * ((R) + 2) / 2 + ((long)(R) + 1) * (long)(j % 50))); \
+            /* at once a broadcast into the scan's dest: none of the scan lands on it */        \
+            for (size_t j = 0; j < (N); j++)                                                    \
+                d[j] = (T)((long)(j % 7) + 3 * (long)(R));                                      \
+            shmem_broadcastmem(TEAM, s, d, sizeof(T) * (N), 0);                                 \
+            for (size_t j = 0; j < (N); j++)                                                    \
+                CHECK(s[j] == (T)(j % 7));                                                      \
         }                                                                                       \
         shmem_free(d);                                                                          \
         shmem_free(s);                                                                          \
