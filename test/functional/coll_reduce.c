@@ -220,6 +220,28 @@ static void big(void)
         if (odd != SHMEM_TEAM_INVALID)
             big_on(odd, "team of all but the last", s, d, b);
     }
+    /* the active-set forms: an in-place reduction, then at once a broadcast into the same
+     * array with another pSync (no barrier between, as the specification allows) */
+    for (int round = 0; round < 4; round++) {
+        static long psr[SHMEM_REDUCE_SYNC_SIZE], psb[SHMEM_BCAST_SYNC_SIZE];
+        int root = round % npes, me = shmem_my_pe();
+        long bad = -1;
+        for (size_t i = 0; i < BIGN; i++)
+            b[i] = (int)i * 5 + round + 1000 * me;
+        fill(COLL_T_INT, s, me, BIGN, COLL_OP_SUM);
+        shmem_barrier_all();
+        coll_reduce_aset(s, s, BIGN, COLL_OP_SUM, COLL_T_INT, 0, 0, npes, NULL, psr);
+        coll_broadcast_aset(s, b, BIGN, sizeof(int), root, 0, 0, npes, psb);
+        for (size_t i = 0; i < BIGN && bad < 0 && me != root; i++)
+            if (((int *)s)[i] != (int)i * 5 + round + 1000 * root)
+                bad = (long)i;
+        if (bad >= 0)
+            fprintf(stderr,
+                    "PE %d: big, active set: broadcast after an in-place reduction: "
+                    "element %ld is %d\n",
+                    me, bad, ((int *)s)[bad]);
+        CHECK(bad < 0);
+    }
     shmem_barrier_all();
     shmem_team_destroy(odd);
     shmem_team_destroy(all);
