@@ -10,7 +10,8 @@
  * lengths), alltoall, sum reduction and inclusive scan (in place and not), blocks and
  * vectors across the algorithms' thresholds (8 B to 300 KB).
  * Usage: coll_chain [iterations [team]] (default 60 calls on SHMEM_TEAM_WORLD; team
- * "all": a team of every PE split from it, with a pool slot's small scratch). */
+ * "all": a team of every PE split from it, with a pool slot's small scratch; "mix": each
+ * call on one of the two, drawn alike by every PE). */
 #include "tests.h"
 
 #include <string.h>
@@ -58,11 +59,14 @@ int main(int argc, char **argv)
     dd[1] = shmem_malloc(dcap * sizeof(int));
     CHECK(s && dd[0] && dd[1]);
     CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &all) == 0);
+    int mix = argc > 2 && strcmp(argv[2], "mix") == 0;
     shmem_team_t team = argc > 2 && strcmp(argv[2], "all") == 0 ? all : SHMEM_TEAM_WORLD;
     for (int it = 0; it < iters; it++) {
         enum kind k = (enum kind)draw(NKINDS);
         size_t bytes = sizes[draw(sizeof(sizes) / sizeof(sizes[0]))], c = bytes / sizeof(int);
         int *d = dd[it % 2];
+        if (mix)
+            team = draw(2) ? all : SHMEM_TEAM_WORLD;
         int root = (int)draw((unsigned)npes);
         size_t total = 0;
         long bad = -1;
