@@ -15,7 +15,7 @@ test_performance_ofi_bench_LDADD = $(UNIT_LDADD)
 EXTRA_DIST += test/ofi.mk test/functional/ofi_test.h test/functional/check_ofi_bad_provider.sh \
 	test/functional/check_ofi_mr_mode.sh test/functional/check_ofi_rxd_fetch.sh \
 	test/functional/check_ofi_rxm_env.sh test/functional/check_ofi_am_ep.sh \
-	test/functional/ofi_info.sh
+	test/functional/ofi_info.sh test/functional/check_quiet_fini.sh
 # Start-up with every PE on the fabric (test/lists/startup.list).
 check_PROGRAMS += test/functional/startup_ofi
 test_functional_startup_ofi_LDADD = $(TEST_LDADD)

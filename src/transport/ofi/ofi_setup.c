@@ -168,6 +168,7 @@ static void ofi_fini(void)
     ofi_print_fini();
     ofi_ctx_spares_free();
     ofi_segs_deregister();
+    ofi_sig_rx_close(); /* the receive buffers' MR (FI_MR_LOCAL): before its endpoint */
     ofi_ctx_free(ofi_g.target.ctx);
     ofi_g.target.ctx = NULL;
     ofi_sig_rx_free();
