@@ -133,7 +133,7 @@ static void reduce_pow2(struct coll_grp *g, char *dest, char *acc, size_t cnt, s
         memcpy(dest, acc, cnt * es);
         return;
     }
-    /* the halves packed after the fold's slot (rab_celems): round k's offset depends on
+    /* the halves packed from rab_halves (after a fold's vector): round k's offset depends on
      * the ranges before it, which both partners of round k share */
     size_t off = rab_halves(g, es);
     for (int k = 0; k < L; k++) {
