@@ -7,7 +7,9 @@ oshrun=${OSHRUN:-scripts/oshrun}
 out=$("$oshrun" -n "$n" "$@" 2>&1); rc=$?
 echo "$out"
 [ "$rc" = 0 ] || { echo "check_quiet_fini: exit status $rc"; exit 1; }
-if echo "$out" | grep -E '^ofishmem\[PE [0-9]+\]: (warning|error)' >/dev/null; then
+# (not the machine's: a small /dev/shm lowers the default heap with a warning)
+if echo "$out" | grep -E '^ofishmem\[PE [0-9]+\]: (warning|error)' |
+    grep -Ev 'free for [0-9]+ PEs on this node: the symmetric heap is' >/dev/null; then
     echo "check_quiet_fini: the library warned"
     exit 1
 fi
