@@ -34,7 +34,6 @@
  * a loaded host costs more than the root's extra sends (docs/collectives.md) */
 #define COLL_BCAST_LINEAR_NMAX 8
 #define COLL_BCAST_LINEAR_MAX (64 * 1024)
-#define COLL_COLLECT_RING_MIN (256 * 1024) /* auto: ring from here */
 /* auto, team spanning nodes: the node-aware alltoall up to blocks of this many bytes;
  * above, each leader's packing and sending of all its node's blocks in turn costs more
  * than the pairs' own transfers save (docs/collectives.md) */
@@ -309,8 +308,11 @@ static int collectv(struct coll_grp *g, void *dest_, const void *src, const size
     /* same node: everyone copies its block into every dest, one barrier */
     if (alg == COLL_ALG_AUTO && g->all_local)
         alg = COLL_ALG_LINEAR;
+    /* over the fabric Bruck at every size: since blocks of SHMEM_COLL_WHOLE bytes go whole,
+     * the ring's n - 1 steps took 1.0-1.6x Bruck's time from 32 KiB blocks over
+     * tcp;ofi_rxm at 4 and 8 PEs (docs/collectives.md) */
     if (alg == COLL_ALG_AUTO)
-        alg = total >= COLL_COLLECT_RING_MIN ? COLL_ALG_RING : COLL_ALG_BRUCK;
+        alg = COLL_ALG_BRUCK;
     if (!g->seen && alg == COLL_ALG_BRUCK)
         alg = COLL_ALG_RING; /* pSync holds no Bruck counters */
     if (alg == COLL_ALG_LINEAR && !g->all_local && g->seen) {
