@@ -76,11 +76,8 @@ int main(int argc, char **argv)
         switch (k) {
         case BCAST:
         case FCOLLECT:
-            for (size_t i = 0; i < c; i++)
-                s[i] = val(it, me, i);
-            break;
-        case COLLECT:
-            for (size_t i = 0; i < c + (size_t)me; i++)
+        case COLLECT: /* collect's blocks grow with the rank */
+            for (size_t i = 0; i < c + (k == COLLECT ? (size_t)me : 0); i++)
                 s[i] = val(it, me, i);
             break;
         case ALLTOALL:
@@ -90,14 +87,13 @@ int main(int argc, char **argv)
             break;
         case REDUCE:
         case SCAN:
-            for (size_t i = 0; i < c; i++)
-                s[i] = sval(it, me, i);
-            break;
         case REDUCE_IN:
-        case SCAN_IN:
+        case SCAN_IN: {
+            int *in = k == REDUCE_IN || k == SCAN_IN ? d : s;
             for (size_t i = 0; i < c; i++)
-                d[i] = sval(it, me, i);
+                in[i] = sval(it, me, i);
             break;
+        }
         default: break;
         }
         switch (k) {
