@@ -216,6 +216,14 @@ int comm_traffic(void) OFS_HIDDEN;
 /* This thread starts (TP_ATTEND_START) or stops (TP_ATTEND_END, TP_ATTEND_PAUSE)
  * waiting in the library (COMM_WAIT_UNTIL does it). */
 void comm_attend(int delta) OFS_HIDDEN;
+/* This thread enters (hold) or leaves (release) a routine that waits for other PEs
+ * again and again and polls as it waits (a blocking collective): it attends from
+ * hold to release, between its waits too (folding, copying, sending), so that a
+ * progress thread stands by for the whole routine, not only for each wait.  A wait
+ * of it that goes to sleep without polling (TP_ATTEND_PAUSE) releases the hold.
+ * Not nested; release without a hold does nothing. */
+void comm_attend_hold(void) OFS_HIDDEN;
+void comm_attend_release(void) OFS_HIDDEN;
 
 /* Sleep at most ns nanoseconds, on the OFI transport's wait object when it has one
  * (woken early by operations aimed at this PE: returns nonzero then). */
@@ -277,7 +285,8 @@ int comm_wait_nap_due(unsigned *iter) OFS_HIDDEN;
 void comm_wait_watch_set(void (*fn)(void)) OFS_HIDDEN;
 /* One look of a test routine that found nothing (see comm_wait.c). */
 void comm_test_poll(void) OFS_HIDDEN;
-/* Nonzero while the calling thread is counted as waiting in the library (tests). */
+/* Nonzero while the calling thread is counted as waiting in the library, in a wait or
+ * holding (comm_attend_hold) (tests). */
 int comm_wait_active(void) OFS_HIDDEN;
 
 /* Point-to-point comparison (SHMEM_CMP_* values) of a local variable with an atomic

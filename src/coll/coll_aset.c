@@ -63,7 +63,9 @@ void coll_broadcast_aset(void *dest, const void *src, size_t nelems, size_t elem
                       PE_size);
     COLL_CHECK_ASET(NULL, &g, .kind = COLL_NBC_BCAST, .root = PE_root, .es = elem_size,
                     .nelems = nelems);
+    comm_attend_hold();
     coll_grp_bcast(&g, dest, src, nelems * elem_size, PE_root, 0);
+    comm_attend_release();
 }
 
 void coll_fcollect_aset(void *dest, const void *src, size_t nelems, size_t elem_size, int PE_start,
@@ -73,7 +75,9 @@ void coll_fcollect_aset(void *dest, const void *src, size_t nelems, size_t elem_
 
     coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
     COLL_CHECK_ASET(NULL, &g, .kind = COLL_NBC_FCOLLECT, .es = elem_size, .nelems = nelems);
+    comm_attend_hold();
     coll_grp_fcollect(&g, dest, src, nelems * elem_size);
+    comm_attend_release();
 }
 
 void coll_collect_aset(const char *r, coll_total_check_fn check, void *dest, const void *src,
@@ -88,6 +92,7 @@ void coll_collect_aset(const char *r, coll_total_check_fn check, void *dest, con
     offs = malloc(2 * (size_t)PE_size * sizeof(size_t));
     if (!offs)
         ofs_fatal(1, "shmem_collect: out of host memory");
+    comm_attend_hold();
     /* each PE publishes its length in its own copy of coll_aset_pub */
     __atomic_store_n(coll_aset_pub, (uint64_t)(nelems * elem_size), __ATOMIC_RELEASE);
     coll_grp_barrier(&g);
@@ -102,6 +107,7 @@ void coll_collect_aset(const char *r, coll_total_check_fn check, void *dest, con
     if (check)
         check(r, dest, nelems, o, 0);                       /* dest holds every member's block */
     coll_grp_collectv(&g, dest, src, offs, offs + PE_size); /* ends with a barrier */
+    comm_attend_release();
     free(offs);
 }
 
@@ -112,7 +118,9 @@ void coll_alltoall_aset(void *dest, const void *src, size_t nelems, size_t elem_
 
     coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
     COLL_CHECK_ASET(NULL, &g, .kind = COLL_NBC_ALLTOALL, .es = elem_size, .nelems = nelems);
+    comm_attend_hold();
     coll_grp_alltoalls(&g, dest, src, 1, 1, nelems, elem_size);
+    comm_attend_release();
 }
 
 void coll_alltoalls_aset(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
@@ -123,7 +131,9 @@ void coll_alltoalls_aset(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t s
     coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
     COLL_CHECK_ASET(NULL, &g, .kind = COLL_NBC_ALLTOALLS, .es = elem_size, .nelems = nelems,
                     .dst = dst, .sst = sst);
+    comm_attend_hold();
     coll_grp_alltoalls(&g, dest, src, dst, sst, nelems, elem_size);
+    comm_attend_release();
 }
 
 void coll_reduce_aset(void *dest, const void *src, int nreduce, enum coll_op op,
@@ -140,8 +150,10 @@ void coll_reduce_aset(void *dest, const void *src, int nreduce, enum coll_op op,
                     .nelems = (size_t)nreduce);
     if (nreduce <= 0)
         return;
+    comm_attend_hold();
     if (g.all_local && coll_cfg.reduce != COLL_ALG_LINEAR)
         coll_grp_reduce_shm(&g, dest, src, (size_t)nreduce, op, type);
     else
         coll_grp_reduce_linear(&g, dest, src, (size_t)nreduce, op, type);
+    comm_attend_release();
 }

@@ -367,7 +367,10 @@ static inline uint64_t coll_live_count(struct coll_team *t)
 }
 
 /* A blocking collective of t starts (r: the routine, or NULL; kind: enum coll_nbc_kind;
- * op: the reduction's) and returns. */
+ * op: the reduction's) and returns.  In between this thread polls whenever it waits:
+ * it holds an attend for the whole collective (comm_attend_hold), so that the OFI
+ * progress thread stands by rather than compete with it for the CPU and the endpoint
+ * between its waits. */
 static inline void coll_live_enter(struct coll_team *t, const char *r, int kind, int op)
 {
     struct coll_live *l = &coll_fin.live[t->id];
@@ -378,10 +381,12 @@ static inline void coll_live_enter(struct coll_team *t, const char *r, int kind,
     l->kind = kind;
     l->op = op;
     __atomic_store_n(&l->seq, s, __ATOMIC_RELEASE);
+    comm_attend_hold();
 }
 static inline void coll_live_leave(struct coll_team *t)
 {
     __atomic_store_n(&coll_fin.live[t->id].seq, 0, __ATOMIC_RELAXED);
+    comm_attend_release();
 }
 /* A wait for the non-blocking collective number seq of t (routine r) starts: nonzero
  * when it is now the team's live one (none was: another thread's blocking collective

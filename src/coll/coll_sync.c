@@ -363,7 +363,9 @@ void coll_barrier_aset(int PE_start, int logPE_stride, int PE_size, long *pSync)
     comm_quiet_all();
     coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
     COLL_CHECK_ASET("shmem_barrier", &g, .kind = COLL_NBC_SYNC);
+    comm_attend_hold();
     user_barrier(&g);
+    comm_attend_release();
 }
 
 void coll_sync_aset(int PE_start, int logPE_stride, int PE_size, long *pSync)
@@ -372,5 +374,7 @@ void coll_sync_aset(int PE_start, int logPE_stride, int PE_size, long *pSync)
 
     coll_aset_grp(&g, PE_start, logPE_stride, PE_size, pSync);
     COLL_CHECK_ASET("shmem_sync", &g, .kind = COLL_NBC_SYNC);
+    comm_attend_hold();
     user_barrier(&g);
+    comm_attend_release();
 }

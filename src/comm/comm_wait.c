@@ -15,10 +15,28 @@
 
 /* this thread waits in the library: TP_ATTEND_START told, TP_ATTEND_END to come */
 static __thread int comm_waiting;
+/* this thread holds an attend for a whole routine (comm_attend_hold) */
+static __thread int comm_held;
+
+void comm_attend_hold(void)
+{
+    if (!comm_held) {
+        comm_held = 1;
+        comm_attend(TP_ATTEND_START);
+    }
+}
+
+void comm_attend_release(void)
+{
+    if (comm_held) {
+        comm_held = 0;
+        comm_attend(TP_ATTEND_END);
+    }
+}
 
 int comm_wait_active(void)
 {
-    return comm_waiting;
+    return comm_waiting || comm_held;
 }
 
 /* the watch of long waits (comm.h): its function, and per thread when it is due next
@@ -95,8 +113,12 @@ int comm_wait_nap_due(unsigned *iter)
         return 0;
     }
     /* about to sleep without polling: the progress thread takes over at once,
-     * conversation or not */
+     * conversation or not, and for the rest of a held routine */
     comm_wait_stop(TP_ATTEND_PAUSE);
+    if (comm_held) {
+        comm_held = 0;
+        comm_attend(TP_ATTEND_PAUSE);
+    }
     if (OFS_UNLIKELY(comm_watch_fn != NULL))
         comm_wait_watch();
     return 1;

@@ -7,11 +7,13 @@
  * the library, the origin when it finished; the origin must have finished first.  (Both
  * clocks are CLOCK_REALTIME on one machine.)  Other PEs only take part in the barriers.
  *
- * Three times: after a barrier, then right after a conversation, a ping-pong of
+ * Four times: after a barrier, then right after a conversation, a ping-pong of
  * shmem_long_p and shmem_long_wait_until between the two, whose waits leave the progress
  * thread standing by (see ofi_attend) until it notices that the target stopped waiting,
  * then after one in which the target polls with shmem_long_test, which counts likewise
- * (comm_test_poll). */
+ * (comm_test_poll), then right after 2000 barriers of every PE back to back (a blocking
+ * collective holds the thread standing by from its start to its end, comm_attend_hold:
+ * a loop of them is a conversation too). */
 #include "ofi_test.h"
 
 #include <time.h>
@@ -67,7 +69,10 @@ static void round_trip(int me, int target, int conversation, int64_t compute_ns,
     word[0] = word[1] = 0;
     fin = 0;
     shmem_barrier_all();
-    if (conversation && (me == 0 || me == target)) {
+    if (conversation == 3)
+        for (int i = 0; i < 2000; i++)
+            shmem_barrier_all();
+    else if (conversation && (me == 0 || me == target)) {
         for (long i = 1; i <= 2000; i++) {
             if (me == 0) {
                 shmem_long_p(&word[1], i, target);
@@ -143,5 +148,6 @@ int main(void)
     round_trip(me, target, 0, COMPUTE_NS, "after a barrier");
     round_trip(me, target, 1, COMPUTE_NS / 2, "after a conversation");
     round_trip(me, target, 2, COMPUTE_NS / 2, "after a conversation polled with test");
+    round_trip(me, target, 3, COMPUTE_NS / 2, "after 2000 barriers");
     return test_finish("ofi_progress");
 }

@@ -1,9 +1,10 @@
-/* Every wait of the library ends its wait (comm_wait_end), so that the OFI progress
- * thread, which stands by while an application thread waits in the library, takes over
- * as soon as the PE returns to its own work.  A wait that forgot would leave the thread
- * standing by for up to 1 ms on every later remote access.  PE 0 arrives late at each
- * step, so the others really wait; after each step every PE checks that it is no longer
- * counted as waiting.  Links the static core for comm_wait_active(). */
+/* Every wait of the library ends its wait (comm_wait_end), and every blocking collective
+ * releases the attend it holds from start to end (comm_attend_release), so that the OFI
+ * progress thread, which stands by while an application thread waits in the library,
+ * takes over as soon as the PE returns to its own work.  A wait that forgot would leave
+ * the thread standing by for up to 1 ms on every later remote access.  PE 0 arrives late
+ * at each step, so the others really wait; after each step every PE checks that it is no
+ * longer counted as waiting.  Links the static core for comm_wait_active(). */
 #include "tests.h"
 
 #include <string.h>
@@ -20,6 +21,10 @@ int comm_wait_active(void); /* comm layer (hidden in libsma): this thread waits 
 
 static long flags[64], flag_in, lock, psync[SHMEM_BCAST_SYNC_SIZE], bsync[SHMEM_BARRIER_SYNC_SIZE];
 static long src[8], dst[8 * 64], red[8];
+/* one pSync per active-set collective below (a size that fits every kind) */
+#define ASET_SYNC SHMEM_SYNC_SIZE
+static long async[5][ASET_SYNC];
+static long pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE + 8];
 
 static void late(int me)
 {
@@ -37,6 +42,9 @@ int main(void)
         psync[i] = SHMEM_SYNC_VALUE;
     for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++)
         bsync[i] = SHMEM_SYNC_VALUE;
+    for (int k = 0; k < 5; k++)
+        for (int i = 0; i < ASET_SYNC; i++)
+            async[k][i] = SHMEM_SYNC_VALUE;
     memset(status, 0, sizeof(status));
     shmem_barrier_all();
     STEP("the first barrier");
@@ -120,5 +128,29 @@ int main(void)
     late(me);
     shmem_alltoallmem(SHMEM_TEAM_WORLD, dst, src, sizeof(long));
     STEP("shmem_alltoallmem");
+    late(me);
+    shmem_collectmem(SHMEM_TEAM_WORLD, dst, src, (size_t)(me % 2 + 1) * sizeof(long));
+    STEP("shmem_collectmem");
+    late(me);
+    shmem_long_sum_inscan(SHMEM_TEAM_WORLD, red, src, 8);
+    STEP("shmem_long_sum_inscan");
+    CHECK(red[1] == 100L * me * (me + 1) / 2 + (me + 1));
+    shmem_barrier_all(); /* the active sets below write into the same dst */
+    late(me);
+    shmem_fcollect64(dst, src, 8, 0, 0, n, async[0]);
+    STEP("shmem_fcollect64 (active set)");
+    late(me);
+    shmem_collect64(dst, src, (size_t)(me % 2 + 1), 0, 0, n, async[1]);
+    STEP("shmem_collect64 (active set)");
+    late(me);
+    shmem_alltoall64(dst, src, 1, 0, 0, n, async[2]);
+    STEP("shmem_alltoall64 (active set)");
+    late(me);
+    shmem_long_sum_to_all(red, src, 8, 0, 0, n, pwrk, async[3]);
+    STEP("shmem_long_sum_to_all (active set)");
+    CHECK(red[1] == 100L * n * (n - 1) / 2 + n);
+    late(me);
+    shmem_sync(0, 0, n, async[4]);
+    STEP("shmem_sync (active set)");
     return test_finish("wait_end");
 }

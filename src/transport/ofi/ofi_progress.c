@@ -86,11 +86,15 @@ static int ofi_conversation(void)
     return __atomic_load_n(&ofi_g.progress.outside_avg_ns, __ATOMIC_RELAXED) < OFI_CONVERSATION_NS;
 }
 
-/* A waiter leaves; the last one wakes a parked thread unless it should stand by. */
-static void ofi_attend_leave(int keep_standby)
+/* A waiter leaves; the last one wakes a parked thread unless it should stand by, and
+ * (stamp) marks when the application went back outside the library. */
+static void ofi_attend_leave(int keep_standby, int64_t stamp)
 {
-    if (__atomic_sub_fetch(&ofi_g.progress.attending, 1, __ATOMIC_SEQ_CST) == 0 && !keep_standby &&
-        __atomic_load_n(&ofi_g.progress.parked, __ATOMIC_SEQ_CST)) {
+    if (__atomic_sub_fetch(&ofi_g.progress.attending, 1, __ATOMIC_SEQ_CST) != 0)
+        return;
+    if (stamp)
+        __atomic_store_n(&ofi_g.progress.wait_end_ns, stamp, __ATOMIC_RELAXED);
+    if (!keep_standby && __atomic_load_n(&ofi_g.progress.parked, __ATOMIC_SEQ_CST)) {
         __atomic_store_n(&ofi_g.progress.serve_now, 1, __ATOMIC_SEQ_CST);
         syscall(SYS_futex, &ofi_g.progress.attending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     }
@@ -107,24 +111,28 @@ static void ofi_attend_leave(int keep_standby)
  * spinning on memory between them needs the thread at once.  The end of the last
  * waiter wakes the thread, unless the PE is in a conversation: in a ping-pong (put,
  * wait_until, put, ...) that wake came once per message, a context switch per message
- * (see ofi_progress_main for how long the thread stands by then).  The average is a
- * hint (several application threads update it without a lock), so is the decision. */
+ * (see ofi_progress_main for how long the thread stands by then).  Only the outermost
+ * start and end time the application's stay outside the library: the waits inside a
+ * blocking collective (held from its start to its end, comm_attend_hold) are
+ * separated by the library's own work (folds, copies, sends), which is no
+ * application's.  The average is a hint (several application threads update it
+ * without a lock), so is the decision. */
 void ofi_attend(int delta)
 {
     if (ofs_g.oversubscribed && ofi_g.target.cq_fd < 0)
         return;
     int64_t t = ofi_now_ns();
     if (delta == TP_ATTEND_START) {
+        __atomic_add_fetch(&ofi_g.progress.attends, 1, __ATOMIC_RELAXED);
+        if (__atomic_fetch_add(&ofi_g.progress.attending, 1, __ATOMIC_SEQ_CST) != 0)
+            return;
         int64_t out = t - __atomic_load_n(&ofi_g.progress.wait_end_ns, __ATOMIC_RELAXED);
         int64_t avg = __atomic_load_n(&ofi_g.progress.outside_avg_ns, __ATOMIC_RELAXED);
         __atomic_store_n(&ofi_g.progress.outside_avg_ns, avg + (out - avg) / 4, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&ofi_g.progress.attends, 1, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&ofi_g.progress.attending, 1, __ATOMIC_SEQ_CST);
         return;
     }
-    __atomic_store_n(&ofi_g.progress.wait_end_ns, t, __ATOMIC_RELAXED);
     /* a waiter about to sleep without polling (a futex) is not a conversation */
-    ofi_attend_leave(delta == TP_ATTEND_END && ofi_conversation());
+    ofi_attend_leave(delta == TP_ATTEND_END && ofi_conversation(), t);
 }
 
 /* The same for a wait for this PE's own operations (quiet, a blocking get or fetching
@@ -138,7 +146,7 @@ void ofi_attend_ctx(int delta)
     if (delta > 0)
         __atomic_add_fetch(&ofi_g.progress.attending, 1, __ATOMIC_SEQ_CST);
     else
-        ofi_attend_leave(0);
+        ofi_attend_leave(0, 0);
 }
 
 /* Sleep at most ns on the target CQ's wait fd where the provider has one (nonzero when
