@@ -7,7 +7,8 @@
 # FI_OFI_RXM_USE_SRX set either way the size is left to rxm.  Singleton runs, then 9
 # PEs: with every PE on this node and more than 4 per CPU (2 CPUs or fewer), a crowded
 # node, where the eager size is 1056 unless the user set it; with more CPUs, 9 PEs are
-# not crowded and keep the default.
+# not crowded and keep the default.  Connection events are read every 100 us of polls
+# (rxm's 10000 made every first message to a peer wait), a user's own value winning.
 . "$(dirname "$0")/ofi_info.sh"
 fail=0
 prov='tcp;ofi_rxm'
@@ -19,6 +20,9 @@ expect "rxm: eager size 8224 B .* FI_OFI_RXM_MSG_RX_SIZE=300 $q" FI_OFI_RXM_MSG_
     FI_OFI_RXM_BUFFER_SIZE=8224
 expect "FI_OFI_RXM_MSG_RX_SIZE=(rxm's default) FI_OFI_RXM_USE_SRX=0" FI_OFI_RXM_USE_SRX=0
 expect "FI_OFI_RXM_MSG_RX_SIZE=(rxm's default) FI_OFI_RXM_USE_SRX=1" FI_OFI_RXM_USE_SRX=1
+expect "connection events every FI_OFI_RXM_CM_PROGRESS_INTERVAL=100 us"
+expect "connection events every FI_OFI_RXM_CM_PROGRESS_INTERVAL=5000 us" \
+    FI_OFI_RXM_CM_PROGRESS_INTERVAL=5000
 ncpu=$(getconf _NPROCESSORS_ONLN)
 if [ "$ncpu" -le 2 ]; then
     info_expect 9 "rxm: eager size 1056 B (FI_OFI_RXM_BUFFER_SIZE)"

@@ -308,6 +308,14 @@ ofs_status_t ofi_info_choose(void)
      * variable, nor where rxm may run over verbs (the size is per connection there). */
     if (!getenv("FI_OFI_RXM_USE_SRX") && !ofi_verbs_possible(prov))
         ofi_env_default("FI_OFI_RXM_MSG_RX_SIZE", OFI_RXM_MSG_RX_SET);
+    /* rxm reads its connection events (a peer asks to connect, the answer) only once per
+     * FI_OFI_RXM_CM_PROGRESS_INTERVAL us of CQ polls, 10000 unless set.  Connections open
+     * at first use, so a first message to a peer waited up to that at each end, and while
+     * an event waited the target CQ's fi_trywait failed (its event queue is in the wait
+     * set): the progress thread polled without sleeping.  100 us: a 64-PE job's first
+     * barrier 1.3 s -> 0.05 s, latencies no different (docs/ofi-internals.md).  A user's
+     * own setting wins. */
+    ofi_env_default("FI_OFI_RXM_CM_PROGRESS_INTERVAL", OFI_RXM_CM_PROGRESS_SET);
     if (ofi_mr_mode_parse(ofs_g.params.OFI_MR_MODE, &ofi_g.reg.hints, &ofi_g.reg.forced) != 0) {
         ofs_log_error("ofi: SHMEM_OFI_MR_MODE='%s' is not a registration mode: use auto, basic "
                       "or scalable, optionally followed by +local and/or +endpoint",

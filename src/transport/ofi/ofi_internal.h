@@ -73,6 +73,8 @@ _Static_assert(OFI_RXM_EAGER_SET == OFI_RXM_EAGER_DEFAULT + OFI_SIG_HDR, "rxm ea
 /* FI_OFI_RXM_MSG_RX_SIZE ofishmem sets when the user has set neither it nor
  * FI_OFI_RXM_USE_SRX (see ofi_info.c) */
 #define OFI_RXM_MSG_RX_SET 1024
+/* FI_OFI_RXM_CM_PROGRESS_INTERVAL set before the provider loads (us; rxm's default 10000) */
+#define OFI_RXM_CM_PROGRESS_SET 100
 /* SHMEM_OFI_BOUNCE_SIZE's default: see docs/ofi-internals.md, "Put protocols" */
 #define OFI_BOUNCE_SIZE_DEFAULT 32768
 #define OFI_BOUNCE_SIZE_DEFAULT_SHM 8192

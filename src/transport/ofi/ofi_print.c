@@ -84,9 +84,12 @@ void ofi_print_info(const struct ofi_peer_info *me)
                ofi_g.sig.why_not ? ofi_g.sig.why_not : "?");
     if (ofi_g.caps.eager_size) {
         const char *rx = getenv("FI_OFI_RXM_MSG_RX_SIZE"), *srx = getenv("FI_OFI_RXM_USE_SRX");
+        const char *cm = getenv("FI_OFI_RXM_CM_PROGRESS_INTERVAL");
         printf("ofishmem ofi: rxm: eager size %zu B (FI_OFI_RXM_BUFFER_SIZE), receive buffers "
-               "FI_OFI_RXM_MSG_RX_SIZE=%s FI_OFI_RXM_USE_SRX=%s\n",
-               ofi_g.caps.eager_size, rx ? rx : "(rxm's default)", srx ? srx : "(rxm's default)");
+               "FI_OFI_RXM_MSG_RX_SIZE=%s FI_OFI_RXM_USE_SRX=%s, connection events every "
+               "FI_OFI_RXM_CM_PROGRESS_INTERVAL=%s us\n",
+               ofi_g.caps.eager_size, rx ? rx : "(rxm's default)", srx ? srx : "(rxm's default)",
+               cm ? cm : "(rxm's default)");
     }
     if (ofi_g.limits.nofile != ofi_g.limits.nofile_was)
         printf("ofishmem ofi: open-file limit raised from %llu to %llu (SHMEM_OFI_RAISE_NOFILE)\n",
