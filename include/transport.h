@@ -72,6 +72,11 @@ struct transport_ops {
 #define TP_ATTEND_START 1
 #define TP_ATTEND_END (-1)
 #define TP_ATTEND_PAUSE (-2)
+/* The same for a whole routine that waits many times (comm_attend_hold): its start,
+ * its end, and a pause of it to nap.  A transport may ignore the three together. */
+#define TP_ATTEND_HOLD 2
+#define TP_ATTEND_RELEASE (-3)
+#define TP_ATTEND_HOLD_PAUSE (-4)
 
 extern const struct transport_ops shm_transport_ops OFS_HIDDEN;
 /* its data-path entries are chosen at init, for the job (src/transport/ofi/ofi_setup.c) */

@@ -22,7 +22,7 @@ void comm_attend_hold(void)
 {
     if (!comm_held) {
         comm_held = 1;
-        comm_attend(TP_ATTEND_START);
+        comm_attend(TP_ATTEND_HOLD);
     }
 }
 
@@ -30,7 +30,7 @@ void comm_attend_release(void)
 {
     if (comm_held) {
         comm_held = 0;
-        comm_attend(TP_ATTEND_END);
+        comm_attend(TP_ATTEND_RELEASE);
     }
 }
 
@@ -117,7 +117,7 @@ int comm_wait_nap_due(unsigned *iter)
     comm_wait_stop(TP_ATTEND_PAUSE);
     if (comm_held) {
         comm_held = 0;
-        comm_attend(TP_ATTEND_PAUSE);
+        comm_attend(TP_ATTEND_HOLD_PAUSE);
     }
     if (OFS_UNLIKELY(comm_watch_fn != NULL))
         comm_wait_watch();
