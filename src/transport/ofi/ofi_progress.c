@@ -86,14 +86,18 @@ static int ofi_conversation(void)
     return __atomic_load_n(&ofi_g.progress.outside_avg_ns, __ATOMIC_RELAXED) < OFI_CONVERSATION_NS;
 }
 
-/* A waiter leaves; the last one wakes a parked thread unless it should stand by, and
- * (stamp) marks when the application went back outside the library. */
-static void ofi_attend_leave(int keep_standby, int64_t stamp)
+/* A waiter leaves (delta: TP_ATTEND_END or _PAUSE, 0 for a wait for this PE's own
+ * operations).  The last one marks when the application went back outside the library
+ * (not for its own operations) and wakes a parked thread unless it should stand by:
+ * in a conversation, at the end of a wait (a waiter about to sleep without polling, a
+ * futex, is not a conversation).  A nested one does neither, nor reads the clock. */
+static void ofi_attend_leave(int delta)
 {
     if (__atomic_sub_fetch(&ofi_g.progress.attending, 1, __ATOMIC_SEQ_CST) != 0)
         return;
-    if (stamp)
-        __atomic_store_n(&ofi_g.progress.wait_end_ns, stamp, __ATOMIC_RELAXED);
+    if (delta)
+        __atomic_store_n(&ofi_g.progress.wait_end_ns, ofi_now_ns(), __ATOMIC_RELAXED);
+    int keep_standby = delta == TP_ATTEND_END && ofi_conversation();
     if (!keep_standby && __atomic_load_n(&ofi_g.progress.parked, __ATOMIC_SEQ_CST)) {
         __atomic_store_n(&ofi_g.progress.serve_now, 1, __ATOMIC_SEQ_CST);
         syscall(SYS_futex, &ofi_g.progress.attending, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
@@ -131,18 +135,16 @@ void ofi_attend(int delta)
                 : delta == TP_ATTEND_RELEASE ? TP_ATTEND_END
                                              : TP_ATTEND_PAUSE;
     }
-    int64_t t = ofi_now_ns();
     if (delta == TP_ATTEND_START) {
         __atomic_add_fetch(&ofi_g.progress.attends, 1, __ATOMIC_RELAXED);
         if (__atomic_fetch_add(&ofi_g.progress.attending, 1, __ATOMIC_SEQ_CST) != 0)
             return;
-        int64_t out = t - __atomic_load_n(&ofi_g.progress.wait_end_ns, __ATOMIC_RELAXED);
+        int64_t out = ofi_now_ns() - __atomic_load_n(&ofi_g.progress.wait_end_ns, __ATOMIC_RELAXED);
         int64_t avg = __atomic_load_n(&ofi_g.progress.outside_avg_ns, __ATOMIC_RELAXED);
         __atomic_store_n(&ofi_g.progress.outside_avg_ns, avg + (out - avg) / 4, __ATOMIC_RELAXED);
         return;
     }
-    /* a waiter about to sleep without polling (a futex) is not a conversation */
-    ofi_attend_leave(delta == TP_ATTEND_END && ofi_conversation(), t);
+    ofi_attend_leave(delta);
 }
 
 /* The same for a wait for this PE's own operations (quiet, a blocking get or fetching
@@ -156,7 +158,7 @@ void ofi_attend_ctx(int delta)
     if (delta > 0)
         __atomic_add_fetch(&ofi_g.progress.attending, 1, __ATOMIC_SEQ_CST);
     else
-        ofi_attend_leave(0, 0);
+        ofi_attend_leave(0);
 }
 
 /* Sleep at most ns on the target CQ's wait fd where the provider has one (nonzero when
