@@ -47,6 +47,7 @@ static const struct init_agree {
     /* the non-blocking collectives' protocols, and the heap they reserve */
     { "NBC_EAGER", AGREE_LONG, offsetof(struct ofs_params, NBC_EAGER) },
     { "NBC_SHM", AGREE_LONG, offsetof(struct ofs_params, NBC_SHM) },
+    { "NBC_DIRECT", AGREE_BOOL, offsetof(struct ofs_params, NBC_DIRECT) },
     { "STATS", AGREE_BOOL, offsetof(struct ofs_params, STATS) }, /* the dump is collective */
 };
 #define AGREE_N (sizeof(init_agree_tab) / sizeof(init_agree_tab[0]))

@@ -131,6 +131,7 @@ struct nbc_team {
                       * then (fring[size + j]) its bell */
     int ftried;      /* fring was looked for */
     uint32_t fdepth; /* entries of a member's ring: NBC_SHM_DEPTH (the world team's: _WORLD) */
+    int fdirect;     /* direct requests among the fast ones not completed */
 };
 
 struct nbc_sched {
@@ -160,6 +161,8 @@ struct nbc_fast {
     uint8_t kind, op, type, exclusive;
     uint8_t counted; /* in nbc_outstanding (it did not complete at its post) */
     uint8_t k;       /* entries it takes: seq .. seq + k - 1 */
+    uint8_t direct;  /* no data in the ring: copied between the members' own buffers */
+    const char *src; /* direct: my source (the members' at the same symmetric address) */
     uint64_t sig;    /* kind, root, bytes, op and type, next to the sequence word of each
                       * entry (a member that posted something else is named, not waited for) */
 };
@@ -252,12 +255,15 @@ extern unsigned nbc_moves OFS_HIDDEN;
  * entry is written again NBC_SHM_DEPTH entries later, once every member's completion word
  * shows the request that used it (so a member runs up to NBC_SHM_DEPTH entries ahead).
  * Fast requests of a team complete in posting order; they touch nothing the schedules
- * use. */
+ * use.  A direct request (an fcollect or alltoall too large for the ring) takes one
+ * entry for its number, signature, claim word and count; its blocks go straight between
+ * the members' buffers (nbc_shm.c, "Direct requests"). */
 #define NBC_SHM_DEPTH 16
 /* the world team's ring (its slot alone): a broadcast root of 4 KiB blocks (4 entries
  * each) runs 16 requests ahead rather than 4, which 4 PEs on 2 cores need (docs/nbc.md) */
 #define NBC_SHM_DEPTH_WORLD 64
-#define NBC_SHM_PIECES 4 /* entries a request may take (its contribution in pieces) */
+#define NBC_SHM_PIECES 4  /* entries a request may take (its contribution in pieces) */
+#define NBC_DIRECT_PES 64 /* direct requests: members of a team, one claim bit each */
 ofs_status_t nbc_shm_init(void) OFS_HIDDEN;
 size_t nbc_shm_heap_need(void) OFS_HIDDEN; /* coll_nbc_heap_need's part */
 void nbc_shm_fini(void) OFS_HIDDEN;

@@ -20,8 +20,11 @@
  *   shows l, the data is copied (or folded in member order, so every PE computes the
  *   same result with the same rounding) into dest, and l goes into my completion word.
  * Nobody answers and nobody writes into another PE's memory: a member that has not posted
- * yet is simply not read.  Fast requests touch nothing the schedules use, so they and the
- * engine's requests of the same team may be outstanding together in any mix.
+ * yet is simply not read.  (Direct requests, an fcollect or alltoall too large for the
+ * ring, are the exception: an entry of their own, but the blocks go straight between the
+ * members' buffers, each pair's by the first of the two to see the other's entry; below.)
+ * Fast requests touch nothing the schedules use, so they and the engine's requests of the
+ * same team may be outstanding together in any mix.
  */
 #include "nbc.h"
 
@@ -160,6 +163,22 @@ static size_t contribution(const struct coll_nbc_args *a, int n)
     }
 }
 
+/* a's contribution goes through the ring (else, if direct_fits, directly) */
+static int ring_fits(const struct coll_nbc_args *a, int n)
+{
+    /* nelems x es x n was checked against overflow by the API */
+    return contribution(a, n) <= (a->kind == COLL_NBC_BCAST ? shm.blimit : shm.limit);
+}
+
+/* an fcollect or alltoall copied between the members' own buffers: one claim bit per
+ * member in a word (NBC_DIRECT_PES).  Not a broadcast: the engine's (every member gets
+ * the root's source) measured as fast or faster at 2 PEs (docs/nbc.md) */
+static int direct_fits(const struct coll_nbc_args *a, int n)
+{
+    return ofs_g.params.NBC_DIRECT && n <= NBC_DIRECT_PES && a->nelems &&
+           (a->kind == COLL_NBC_FCOLLECT || a->kind == COLL_NBC_ALLTOALL);
+}
+
 int nbc_shm_fits(struct nbc_team *nt, const struct coll_nbc_args *a)
 {
     if (!shm.base)
@@ -170,8 +189,7 @@ int nbc_shm_fits(struct nbc_team *nt, const struct coll_nbc_args *a)
         return 0;
     if (a->kind == COLL_NBC_COLLECT) /* lengths differ by member: no common decision */
         return 0;
-    /* nelems x es x n was checked against overflow by the API */
-    return contribution(a, nt->team->size) <= (a->kind == COLL_NBC_BCAST ? shm.blimit : shm.limit);
+    return ring_fits(a, nt->team->size) || direct_fits(a, nt->team->size);
 }
 
 static uint64_t *done_word(char *ring)
@@ -309,6 +327,104 @@ static void unpack(char *dest, ptrdiff_t dst, char *ring, uint64_t s, size_t off
         ring_read(b + i * (size_t)dst * es, ring, s, off + i * es, es, depth);
 }
 
+/*
+ * Direct requests (an fcollect or alltoall too large for the ring): the entry
+ * carries no data but two words, in the receiver's entry a claim bit per sender (bit i
+ * of member j's word: the transfer from i to j is taken) and in every member's a count of
+ * its transfers done (in and out).  Each transfer i -> j is made by whichever of i and j
+ * sees the other's entry first and sets the bit: my post makes those whose other side
+ * has posted already (pulls first, then pushes, so that two members posting at once
+ * share the work), my waits (and the engine thread) the rest.  Every pair's later poster
+ * sees the earlier one's entry (both publish sequentially consistent, then look), so a
+ * member that posted and went to compute is served by the others' posts: nothing waits
+ * for its thread.  A member's request is done when its count shows every transfer in
+ * and out of it (its dest is filled, nobody reads its source any more); the entry is
+ * written again only after every member completed the request, when no member looks at
+ * it any more.
+ */
+static uint64_t *dclaim(char *ring, uint64_t s, uint32_t depth)
+{
+    return (uint64_t *)entry_data(ring, s, depth);
+}
+
+static uint64_t *dcount(char *ring, uint64_t s, uint32_t depth)
+{
+    return (uint64_t *)entry_data(ring, s, depth) + 1;
+}
+
+/* member i's (world PE pe) copy of my symmetric address a */
+static char *direct_at(const struct coll_nbc_req *q, const char *a, int pe)
+{
+    char *p = comm_ptr(a, pe);
+
+    if (OFS_UNLIKELY(!p))
+        ofs_bad_input(q->routine,
+                      "%p is not in memory that PE %d can reach (the source and "
+                      "dest of a collective must be symmetric)",
+                      (const void *)a, pe);
+    return p;
+}
+
+/* the transfer of q from member i to member j (one of them me), unless taken */
+static void direct_move(struct nbc_team *nt, const struct coll_nbc_req *q, int i, int j)
+{
+    const struct nbc_fast *f = &q->f;
+    uint64_t bit = 1ULL << i, *cl = dclaim(nt->fring[j], f->seq, nt->fdepth);
+    size_t len = f->nelems * f->es;
+    int n = nt->team->size, me = nt->team->my_pe;
+    const char *from;
+    char *to;
+
+    if ((__atomic_load_n(cl, __ATOMIC_RELAXED) & bit) ||
+        (__atomic_fetch_or(cl, bit, __ATOMIC_ACQ_REL) & bit))
+        return;
+    from = direct_at(q, f->src, coll_team_world_pe(nt->team, i));
+    to = direct_at(q, f->dest, coll_team_world_pe(nt->team, j));
+    if (f->kind == COLL_NBC_ALLTOALL)
+        from += (size_t)j * len;
+    memcpy(to + (size_t)i * len, from, len);
+    /* the data, then the counts (release: the receiver reads dest, the sender reuses
+     * source after it sees its count), then the other's bell (it may sleep in a wait) */
+    __atomic_add_fetch(dcount(nt->fring[i], f->seq, nt->fdepth), 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(dcount(nt->fring[j], f->seq, nt->fdepth), 1, __ATOMIC_SEQ_CST);
+    nbc_bell_ring((uint64_t *)nt->fring[n + (i == me ? j : i)]);
+}
+
+/* the transfers of q between me and member j that j's entry allows (it posted) */
+static int direct_peer(struct nbc_team *nt, const struct coll_nbc_req *q, int j, int work)
+{
+    const struct nbc_fast *f = &q->f;
+    int me = nt->team->my_pe;
+    uint64_t s = f->seq,
+             mine = __atomic_load_n(dclaim(nt->fring[me], s, nt->fdepth), __ATOMIC_RELAXED);
+
+    if (!arrived(nt, j, s))
+        return 0;
+    sig_check(nt, q, j); /* before its words mean anything */
+    /* open: j -> me (my claim word), or me -> j (j's) */
+    int open = !(mine >> j & 1) ||
+               !(__atomic_load_n(dclaim(nt->fring[j], s, nt->fdepth), __ATOMIC_RELAXED) >> me & 1);
+    if (!open || !work)
+        return open;
+    direct_move(nt, q, j, me); /* my pull first: two members posting at once share */
+    direct_move(nt, q, me, j);
+    return 1;
+}
+
+/* make the transfers of q that can be made now (work 0: only whether there are any, or
+ * it is done) */
+static int direct_try(struct nbc_team *nt, const struct coll_nbc_req *q, int work)
+{
+    int n = nt->team->size, me = nt->team->my_pe;
+
+    for (int j = 0; j < n; j++)
+        if (j != me && direct_peer(nt, q, j, work) && !work)
+            return 1;
+    /* every transfer in and out of me */
+    return __atomic_load_n(dcount(nt->fring[me], q->f.seq, nt->fdepth), __ATOMIC_ACQUIRE) ==
+           2 * (uint64_t)(n - 1);
+}
+
 /* complete q if every entry it reads is there; 1 when it did */
 static int fast_try(struct nbc_team *nt, struct coll_nbc_req *q)
 {
@@ -318,6 +434,8 @@ static int fast_try(struct nbc_team *nt, struct coll_nbc_req *q)
     uint64_t s = f->seq, sl = f->seq + f->k - 1; /* its first and last entries */
     char **ring = nt->fring;
 
+    if (f->direct)
+        return direct_try(nt, q, 1);
     switch (f->kind) {
     case COLL_NBC_BCAST:
         if (me == f->root)
@@ -380,6 +498,8 @@ int nbc_shm_ready(const struct coll_nbc_req *q)
     int me = nt->team->my_pe, last = nt->team->size - 1;
     uint64_t sl = f->seq + f->k - 1;
 
+    if (f->direct)
+        return direct_try(nt, q, 0);
     if (f->kind == COLL_NBC_BCAST)
         return me == f->root || arrived(nt, f->root, sl);
     if (f->kind == COLL_NBC_SCAN)
@@ -396,12 +516,19 @@ int nbc_shm_advance(struct nbc_team *nt)
     uint64_t was = nt->fdone;
     int moved = 0;
 
+    /* the transfers of direct requests behind an earlier one that waits (a member
+     * computing after its post is served by the others' waits) */
+    if (nt->fdirect && nt->fhead)
+        for (q = nt->fhead->next; q; q = q->next)
+            if (q->f.direct)
+                direct_try(nt, q, 1);
     while ((q = nt->fhead) != NULL && fast_try(nt, q)) {
         nt->fhead = q->next;
         if (!nt->fhead)
             nt->ftail = NULL;
         q->next = NULL;
         nt->fdone = q->f.seq + q->f.k - 1;
+        nt->fdirect -= q->f.direct;
         moved = 1;
         nbc_req_complete(q, q->f.counted);
     }
@@ -460,7 +587,9 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     struct coll_team *t = nt->team;
     int n = t->size, me = t->my_pe, publish = 1;
     size_t len = a->nelems * a->es, c = contribution(a, n);
-    uint64_t k = c > shm.cap ? (c + shm.cap - 1) / shm.cap : 1; /* entries it takes */
+    int direct = !ring_fits(a, n);
+    /* entries it takes */
+    uint64_t k = !direct && c > shm.cap ? (c + shm.cap - 1) / shm.cap : 1;
     uint64_t s = nt->fseq + 1, sl = s + k - 1, d = nt->fdepth;
     char *dest = a->dest, *ring = nt->fring[me];
     const char *src = a->src;
@@ -478,6 +607,8 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
     q->f.type = (uint8_t)a->type;
     q->f.exclusive = (uint8_t)a->exclusive;
     q->f.counted = 0;
+    q->f.direct = (uint8_t)direct;
+    q->f.src = src;
     q->f.sig = nbc_sig_of(a);
     if (sl > d && nt->ffree < sl - d) {
         /* the ring is full: wait until about half of it is free (a multiple of
@@ -486,7 +617,18 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
         struct ring_need r = { nt, (sl - d / 2) / NBC_SHM_WAKE * NBC_SHM_WAKE };
         COMM_WAIT_UNTIL_NAP(ring_free(nt, r.need), nbc_bell_nap(ring_free_cb, &r));
     }
-    switch (a->kind) {
+    if (direct) {
+        /* my own block, then the words the others' transfers count in (nobody looks at
+         * them before my number is in: sequentially consistent below) */
+        if (a->kind == COLL_NBC_FCOLLECT)
+            memmove(dest + (size_t)me * len, src, len);
+        else if (a->kind == COLL_NBC_ALLTOALL)
+            memmove(dest + (size_t)me * len, src + (size_t)me * len, len);
+        __atomic_store_n(dclaim(ring, s, d), 0, __ATOMIC_RELAXED);
+        __atomic_store_n(dcount(ring, s, d), 0, __ATOMIC_RELAXED);
+        nt->fdirect++;
+    }
+    switch (direct ? COLL_NBC_SYNC : a->kind) {
     case COLL_NBC_BCAST:
         publish = me == a->root;
         if (publish && len) {

@@ -33,6 +33,8 @@ check_PROGRAMS += test/functional/nbc_edge
 test_functional_nbc_edge_LDADD = $(TEST_LDADD)
 check_PROGRAMS += test/functional/nbc_eager
 test_functional_nbc_eager_LDADD = $(TEST_LDADD)
+check_PROGRAMS += test/functional/nbc_direct
+test_functional_nbc_direct_LDADD = $(TEST_LDADD)
 # every typed shmemx_*_nb against its blocking form, generated from the type table
 check_PROGRAMS += test/functional/nbc_types
 nodist_test_functional_nbc_types_SOURCES = test/functional/nbc_types.c
