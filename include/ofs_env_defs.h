@@ -259,11 +259,12 @@ OFS_ENV(NBC_SHM, COLL, SIZE, "4K", "0..16K",
         "64) bytes per PE of the symmetric heap, 4 times that for the world team's (0: every "
         "request through the schedule engine)")
 OFS_ENV(NBC_DIRECT, COLL, BOOL, "1", "",
-        "Same-node non-blocking broadcast, fcollect and alltoall too large for the ring of "
+        "Same-node non-blocking fcollect, alltoall and reductions too large for the ring of "
         "SHMEM_NBC_SHM, on a team of up to 64 PEs all on this node: each pair's blocks are "
         "copied between the members' own buffers by whichever of the two posts later (or "
-        "waits first), so a member that posted and computes needs no thread of its own to "
-        "finish (0: through the schedule engine, a handshake and a get per pair)")
+        "waits first), a reduction's slices folded by whoever claims them once every member "
+        "posted, so a member that posted and computes needs no thread of its own to finish "
+        "(0: through the schedule engine, a handshake per pair)")
 OFS_ENV(FINALIZE_WATCH, COLL, BOOL, "1", "",
         "A PE that calls shmem_finalize (or ends its program) says so in its own memory and "
         "adds one to a count at PE 0, and a PE whose collective has waited a while for a "

@@ -255,7 +255,7 @@ extern unsigned nbc_moves OFS_HIDDEN;
  * entry is written again NBC_SHM_DEPTH entries later, once every member's completion word
  * shows the request that used it (so a member runs up to NBC_SHM_DEPTH entries ahead).
  * Fast requests of a team complete in posting order; they touch nothing the schedules
- * use.  A direct request (an fcollect or alltoall too large for the ring) takes one
+ * use.  A direct request (an fcollect, alltoall or reduction too large for the ring) takes one
  * entry for its number, signature, claim word and count; its blocks go straight between
  * the members' buffers (nbc_shm.c, "Direct requests"). */
 #define NBC_SHM_DEPTH 16

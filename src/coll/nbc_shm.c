@@ -20,7 +20,7 @@
  *   shows l, the data is copied (or folded in member order, so every PE computes the
  *   same result with the same rounding) into dest, and l goes into my completion word.
  * Nobody answers and nobody writes into another PE's memory: a member that has not posted
- * yet is simply not read.  (Direct requests, an fcollect or alltoall too large for the
+ * yet is simply not read.  (Direct requests, an fcollect, alltoall or reduction too large for the
  * ring, are the exception: an entry of their own, but the blocks go straight between the
  * members' buffers, each pair's by the first of the two to see the other's entry; below.)
  * Fast requests touch nothing the schedules use, so they and the engine's requests of the
@@ -170,13 +170,15 @@ static int ring_fits(const struct coll_nbc_args *a, int n)
     return contribution(a, n) <= (a->kind == COLL_NBC_BCAST ? shm.blimit : shm.limit);
 }
 
-/* an fcollect or alltoall copied between the members' own buffers: one claim bit per
- * member in a word (NBC_DIRECT_PES).  Not a broadcast: the engine's (every member gets
- * the root's source) measured as fast or faster at 2 PEs (docs/nbc.md) */
+/* an fcollect or alltoall copied between the members' own buffers (one claim bit per
+ * member in a word: NBC_DIRECT_PES), or a reduction folded in slices from the members'
+ * sources into their dests.  Not a broadcast: the engine's (every member gets the root's
+ * source) measured as fast or faster at 2 PEs (docs/nbc.md) */
 static int direct_fits(const struct coll_nbc_args *a, int n)
 {
     return ofs_g.params.NBC_DIRECT && n <= NBC_DIRECT_PES && a->nelems &&
-           (a->kind == COLL_NBC_FCOLLECT || a->kind == COLL_NBC_ALLTOALL);
+           (a->kind == COLL_NBC_FCOLLECT || a->kind == COLL_NBC_ALLTOALL ||
+            a->kind == COLL_NBC_REDUCE);
 }
 
 int nbc_shm_fits(struct nbc_team *nt, const struct coll_nbc_args *a)
@@ -328,7 +330,7 @@ static void unpack(char *dest, ptrdiff_t dst, char *ring, uint64_t s, size_t off
 }
 
 /*
- * Direct requests (an fcollect or alltoall too large for the ring): the entry
+ * Direct requests (an fcollect, alltoall or reduction too large for the ring): the entry
  * carries no data but two words, in the receiver's entry a claim bit per sender (bit i
  * of member j's word: the transfer from i to j is taken) and in every member's a count of
  * its transfers done (in and out).  Each transfer i -> j is made by whichever of i and j
@@ -411,12 +413,74 @@ static int direct_peer(struct nbc_team *nt, const struct coll_nbc_req *q, int j,
     return 1;
 }
 
+/* A direct reduction: once every member posted, the vector's slices (up to
+ * NBC_DIRECT_PES, of at least NBC_DIRECT_SLICE bytes, at least one per member) are
+ * claimed in member 0's claim word by whoever looks, each member from its own share on;
+ * the claimer folds slice k of every member's source in member order (so every slice
+ * has the same rounding whoever folds it) and stores it into every member's dest (read
+ * from all before written to any, so source may be dest), then counts it in member 0's
+ * count; everyone is done when that count shows every slice (the last one rings the
+ * bells). */
+#define NBC_DIRECT_SLICE 16384
+
+static uint64_t rslices(const struct nbc_fast *f, int n)
+{
+    uint64_t ns = (f->nelems * f->es + NBC_DIRECT_SLICE - 1) / NBC_DIRECT_SLICE;
+
+    ns = ns < (uint64_t)n ? (uint64_t)n : ns;
+    ns = ns > NBC_DIRECT_PES ? NBC_DIRECT_PES : ns;
+    return ns > f->nelems ? f->nelems : ns;
+}
+
+static int direct_reduce(struct nbc_team *nt, const struct coll_nbc_req *q, int work)
+{
+    const struct nbc_fast *f = &q->f;
+    int n = nt->team->size, me = nt->team->my_pe;
+    uint64_t s = f->seq, ns = rslices(f, n), all = ns == 64 ? ~0ULL : (1ULL << ns) - 1;
+    uint64_t *cl = dclaim(nt->fring[0], s, nt->fdepth), *cnt = dcount(nt->fring[0], s, nt->fdepth);
+    size_t per = (f->nelems + ns - 1) / ns;
+
+    for (int j = 0; j < n; j++)
+        if (j != me && !arrived(nt, j, s))
+            return 0;
+    if (__atomic_load_n(cnt, __ATOMIC_ACQUIRE) == ns)
+        return 1;
+    if (__atomic_load_n(cl, __ATOMIC_RELAXED) == all)
+        return !work ? 0 : __atomic_load_n(cnt, __ATOMIC_ACQUIRE) == ns;
+    if (!work)
+        return 1; /* slices to fold */
+    for (int j = 0; j < n; j++)
+        if (j != me) {
+            sig_check(nt, q, j);
+            /* every member's source and dest reachable (symmetric) */
+            direct_at(q, f->src, coll_team_world_pe(nt->team, j));
+            direct_at(q, f->dest, coll_team_world_pe(nt->team, j));
+        }
+    for (uint64_t i = 0, k0 = (uint64_t)me * ns / (uint64_t)n; i < ns; i++) {
+        uint64_t k = (k0 + i) % ns, bit = 1ULL << k;
+        size_t lo = (size_t)k * per, hi = lo + per < f->nelems ? lo + per : f->nelems;
+        if ((__atomic_load_n(cl, __ATOMIC_RELAXED) & bit) ||
+            (__atomic_fetch_or(cl, bit, __ATOMIC_ACQ_REL) & bit))
+            continue;
+        if (lo < hi)
+            coll_grp_fold_shm(coll_team_grp(nt->team), f->dest, f->src, lo, hi, (enum coll_op)f->op,
+                              (enum coll_type)f->type);
+        if (__atomic_add_fetch(cnt, 1, __ATOMIC_SEQ_CST) == ns)
+            for (int j = 0; j < n; j++)
+                if (j != me)
+                    nbc_bell_ring((uint64_t *)nt->fring[n + j]);
+    }
+    return __atomic_load_n(cnt, __ATOMIC_ACQUIRE) == ns;
+}
+
 /* make the transfers of q that can be made now (work 0: only whether there are any, or
  * it is done) */
 static int direct_try(struct nbc_team *nt, const struct coll_nbc_req *q, int work)
 {
     int n = nt->team->size, me = nt->team->my_pe;
 
+    if (q->f.kind == COLL_NBC_REDUCE)
+        return direct_reduce(nt, q, work);
     for (int j = 0; j < n; j++)
         if (j != me && direct_peer(nt, q, j, work) && !work)
             return 1;

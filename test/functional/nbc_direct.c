@@ -1,4 +1,4 @@
-/* Non-blocking fcollect and alltoall on one node above the ring's size (the direct path,
+/* Non-blocking fcollect, alltoall and reductions on one node above the ring's size (the direct path,
  * src/coll/nbc_shm.c, SHMEM_NBC_DIRECT; the engine's with SHMEM_NBC_DIRECT=0): results
  * against the blocking forms on the world team, a team of every other PE and a team of
  * the last three, blocks of 2 KiB to 200 KiB and odd sizes, several requests outstanding
@@ -18,6 +18,8 @@
 #define MAXN 8                 /* PEs at most for the largest blocks */
 
 static unsigned char *src, *dst, *ref;
+static long *lsrc, *ldst;
+static double *dsrc, *ddst;
 static unsigned char small_s[64 * MAXN], small_d[64 * MAXN], small_r[64 * MAXN];
 static int me, npes;
 
@@ -44,6 +46,50 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* reductions of len bytes on team t (of n members, me its tme-th): a long sum into
+ * ldst and in place in lsrc, a double max into ddst, outstanding together, each against
+ * the values every member's fill gives */
+static void reduce_on(shmem_team_t t, size_t len, int salt)
+{
+    int n = shmem_team_n_pes(t), tme = shmem_team_my_pe(t);
+    size_t nl = len / sizeof(long), nd = len / sizeof(double);
+    shmemx_req_h r[3];
+    long base = 0;
+
+    if (tme < 0)
+        return;
+    for (int k = 0; k < n; k++)
+        base += (long)(k + 1) * 1000;
+    for (size_t i = 0; i < nl; i++)
+        lsrc[i] = (long)(tme + 1) * 1000 + (long)i * 7 + salt;
+    for (size_t i = 0; i < nd; i++)
+        dsrc[i] = (double)(tme * 3 + (int)(i % 5)) + 0.25;
+    memcpy(lsrc + nl, lsrc, nl * sizeof(long));
+    CHECK(shmemx_long_sum_reduce_nb(t, ldst, lsrc, nl, &r[0]) == 0);
+    CHECK(shmemx_double_max_reduce_nb(t, ddst, dsrc, nd, &r[1]) == 0);
+    CHECK(shmemx_long_sum_reduce_nb(t, lsrc + nl, lsrc + nl, nl, &r[2]) == 0);
+    CHECK(shmemx_req_wait(&r[2]) == 0);
+    CHECK(shmemx_req_wait(&r[0]) == 0);
+    CHECK(shmemx_req_wait(&r[1]) == 0);
+    for (size_t i = 0; i < nl; i++) {
+        long want = base + (long)n * ((long)i * 7 + salt);
+        if (ldst[i] != want || lsrc[nl + i] != want) {
+            fprintf(stderr,
+                    "PE %d: sum of %zu longs: element %zu is %ld (in place %ld), expected %ld\n",
+                    me, nl, i, ldst[i], lsrc[nl + i], want);
+            CHECK(0);
+            break;
+        }
+    }
+    for (size_t i = 0; i < nd; i++)
+        if (ddst[i] != (double)((n - 1) * 3 + (int)(i % 5)) + 0.25) {
+            fprintf(stderr, "PE %d: max of %zu doubles: element %zu is %g\n", me, nd, i, ddst[i]);
+            CHECK(0);
+            break;
+        }
+    shmem_team_sync(t);
 }
 
 /* fcollect and alltoall of len bytes per block on team t: four requests outstanding
@@ -99,10 +145,15 @@ static int all(void)
         shmem_team_split_strided(SHMEM_TEAM_WORLD, npes - 3, 1, 3, NULL, 0, &last3);
     for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
         round_on(SHMEM_TEAM_WORLD, lens[k], (int)k, (int)k & 1);
-        if (odd != SHMEM_TEAM_INVALID)
+        reduce_on(SHMEM_TEAM_WORLD, lens[k] * 4, (int)k);
+        if (odd != SHMEM_TEAM_INVALID) {
             round_on(odd, lens[k], (int)k + 3, 0);
-        if (last3 != SHMEM_TEAM_INVALID)
+            reduce_on(odd, lens[k], (int)k + 3);
+        }
+        if (last3 != SHMEM_TEAM_INVALID) {
             round_on(last3, lens[k], (int)k + 5, 1);
+            reduce_on(last3, lens[k] + 8, (int)k + 5);
+        }
         shmem_barrier_all();
     }
     /* seventy direct requests outstanding on the world team at once, more than its ring
@@ -142,11 +193,14 @@ static int progress(void)
 {
     static long done;
     size_t len = 64 * 1024, half = (size_t)npes * len;
-    shmemx_req_h r[2];
+    shmemx_req_h r[3];
     volatile double x = 0;
     double t0, t;
+    size_t nl = len / sizeof(long);
 
     fill(src, 2 * half, 1);
+    for (size_t i = 0; i < nl; i++)
+        lsrc[i] = (long)(me + 1) * (long)i;
     shmem_barrier_all();
     t0 = now();
     if (me != 0) {
@@ -155,6 +209,7 @@ static int progress(void)
     }
     CHECK(shmemx_fcollectmem_nb(SHMEM_TEAM_WORLD, dst, src, len, &r[0]) == 0);
     CHECK(shmemx_alltoallmem_nb(SHMEM_TEAM_WORLD, dst + half, src + half, len, &r[1]) == 0);
+    CHECK(shmemx_long_sum_reduce_nb(SHMEM_TEAM_WORLD, ldst, lsrc, nl, &r[2]) == 0);
     if (me == 0) {
         long seen = 0;
         while ((t = now() - t0) < NBC_PROGRESS_S &&
@@ -168,6 +223,13 @@ static int progress(void)
     }
     CHECK(shmemx_req_wait(&r[0]) == 0);
     CHECK(shmemx_req_wait(&r[1]) == 0);
+    CHECK(shmemx_req_wait(&r[2]) == 0);
+    for (size_t i = 0; i < nl; i++)
+        if (ldst[i] != (long)(npes * (npes + 1) / 2) * (long)i) {
+            fprintf(stderr, "PE %d: sum element %zu is %ld\n", me, i, ldst[i]);
+            CHECK(0);
+            break;
+        }
     if (me != 0)
         shmem_long_atomic_inc(&done, 0);
     shmem_fcollectmem(SHMEM_TEAM_WORLD, ref, src, len);
@@ -207,7 +269,11 @@ int main(int argc, char **argv)
     src = shmem_malloc((size_t)2 * MAXN * MAXB);
     dst = shmem_malloc((size_t)2 * MAXN * MAXB);
     ref = shmem_malloc((size_t)2 * MAXN * MAXB);
-    CHECK(src && dst && ref);
+    lsrc = shmem_malloc((size_t)8 * MAXB + 64);
+    ldst = shmem_malloc((size_t)4 * MAXB + 64);
+    dsrc = shmem_malloc((size_t)4 * MAXB + 64);
+    ddst = shmem_malloc((size_t)4 * MAXB + 64);
+    CHECK(src && dst && ref && lsrc && ldst && dsrc && ddst);
     if (!strcmp(mode, "progress"))
         return progress();
     if (!strcmp(mode, "bad_order"))
