@@ -7,7 +7,8 @@
  * "progress": PE 0 posts a direct fcollect and alltoall, then computes without calling
  * the library; the others must complete meanwhile, with or without an engine thread:
  * the later poster of each pair makes its transfers.
- * "bad_order": PE 0 posts an fcollect where the others post an alltoall (a named error). */
+ * "bad_order": PE 0 posts an fcollect where the others post an alltoall (a named error).
+ * "open_at_finalize": requests never waited for, completed by shmem_finalize. */
 #include <shmemx.h>
 #include <string.h>
 #include <time.h>
@@ -253,6 +254,23 @@ static int bad_order(void)
     return test_finish("nbc_direct bad_order (should not get here)");
 }
 
+/* direct requests never waited for: shmem_finalize names them, completes them (PE 1
+ * posts late, so PE 0's are still open) and the job ends normally */
+static int open_at_finalize(void)
+{
+    size_t len = 64 * 1024;
+    shmemx_req_h r[2];
+
+    if (me == 1) {
+        struct timespec ts = { 0, 50000000 };
+        nanosleep(&ts, NULL);
+    }
+    CHECK(shmemx_fcollectmem_nb(SHMEM_TEAM_WORLD, dst, src, len, &r[0]) == 0);
+    CHECK(shmemx_long_sum_reduce_nb(SHMEM_TEAM_WORLD, ldst, lsrc, len / sizeof(long), &r[1]) == 0);
+    shmem_finalize();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "all";
@@ -278,5 +296,7 @@ int main(int argc, char **argv)
         return progress();
     if (!strcmp(mode, "bad_order"))
         return bad_order();
+    if (!strcmp(mode, "open_at_finalize"))
+        return open_at_finalize();
     return all();
 }
