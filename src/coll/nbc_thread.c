@@ -96,6 +96,7 @@ static void *thread_main(void *arg)
     (void)arg;
     /* naps of a few microseconds, not the default 50 us of timer slack */
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+    prctl(PR_SET_NAME, "ofishmem-nbc", 0, 0, 0); /* in top -H, ps -L, perf and gdb */
     pthread_mutex_lock(&thr.lock);
     while (!thr.stop) {
         if (!__atomic_load_n(&nbc_outstanding, __ATOMIC_SEQ_CST)) {

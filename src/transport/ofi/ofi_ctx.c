@@ -366,16 +366,16 @@ void ofi_target_poll(void)
     ofi_target_poll_cq();
 }
 
-void ofi_target_poll_cq(void)
+int ofi_target_poll_cq(void)
 {
     struct ofi_ctx *m = ofi_g.target.ctx;
     ssize_t n;
 
     if (!m)
-        return;
+        return 0;
     n = ofi_g.ops.target_cq_read(m->cq);
     if (OFS_LIKELY(n == -FI_EAGAIN || n >= 0))
-        return;
+        return n > 0;
     if (n == -FI_EAVAIL) {
         struct fi_cq_err_entry err;
         memset(&err, 0, sizeof(err));
@@ -387,7 +387,8 @@ void ofi_target_poll_cq(void)
                                    "SHMEM_OFI_BOUNCE_SIZE, SHMEM_OFI_INJECT_SIZE and "
                                    "FI_OFI_RXM_BUFFER_SIZE must be the same on every PE)"
                                  : "");
-        return;
+        return 1;
     }
     ofi_fatal_call("fi_cq_read", n, "target CQ");
+    return 0;
 }

@@ -152,8 +152,8 @@ void ofi_ctx_complete(struct ofi_ctx *c) OFS_HIDDEN;
 void ofi_ctx_complete_rma(struct ofi_ctx *c) OFS_HIDDEN;
 /* Drive the target endpoint once (thread-safe), from an application thread... */
 void ofi_target_poll(void) OFS_HIDDEN;
-/* ... or from the progress thread. */
-void ofi_target_poll_cq(void) OFS_HIDDEN;
+/* ... or from the progress thread: nonzero when it read something. */
+int ofi_target_poll_cq(void) OFS_HIDDEN;
 /* ofi_g.ops.target_cq_read without put-with-signal messages */
 ssize_t ofi_target_cq_read(struct fid_cq *cq) OFS_HIDDEN;
 /* An error completion err, read from c's CQ (c NULL: the target endpoint's), of an

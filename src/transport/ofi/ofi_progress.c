@@ -240,6 +240,10 @@ static int ofi_target_activity(uint64_t *seen)
  * SHMEM_OFI_PROGRESS_INTERVAL is. */
 static int ofi_wake_fd = -1;
 
+/* The first blind sleep of the thread when the wait fd cannot be armed but the target
+ * CQ has nothing (ofi_progress_main); doubling up to its shortest sleep */
+#define OFI_BLIND_MIN_NS 5000
+
 /* Sleep for ns unless ofi_progress_stop wakes the thread (or fd, when >= 0, becomes
  * readable: then nonzero). */
 static int ofi_thread_sleep(int64_t ns, int fd)
@@ -272,10 +276,12 @@ static void *ofi_progress_main(void *arg)
     const int64_t park_crowd = park_base * (ofs_g.pes_per_cpu > 1 ? ofs_g.pes_per_cpu : 1);
     const int64_t park_ns = park_crowd < OFI_PARK_MAX_NS ? park_crowd : OFI_PARK_MAX_NS;
     int64_t busy_until = 0; /* no yielding before then: the CPU is contended */
+    int64_t blind_ns = 0;   /* the next blind sleep (0: poll again first) */
 
     (void)arg;
     /* short sleeps must be short: the default 50 us timer slack would round them up */
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+    prctl(PR_SET_NAME, "ofishmem-ofi", 0, 0, 0); /* in top -H, ps -L, perf and gdb */
     /* Shortest sleep (without a wait fd): a tenth of the longest.  Shorter sleeps wake
      * the thread so often that it preempts the application's threads */
     const int64_t min_ns = max_ns / 10 > 1000 ? max_ns / 10 : 1000;
@@ -308,7 +314,7 @@ static void *ofi_progress_main(void *arg)
             __atomic_store_n(&ofi_g.progress.parked, 0, __ATOMIC_SEQ_CST);
             continue;
         }
-        ofi_target_poll_cq();
+        int got = ofi_target_poll_cq();
         /* the initiators too (udp;ofi_rxd sends only while the sending endpoint is
          * driven): the contexts that sent messages from their own endpoint, and the
          * default context while it has operations in flight, for a PE that injected a
@@ -332,8 +338,25 @@ static void *ofi_progress_main(void *arg)
         }
         if (ofi_g.target.cq_fd >= 0) {
             struct fid *f = &ofi_g.target.ctx->cq->fid;
-            if (fi_trywait(ofi_g.fabric, &f, 1) != FI_SUCCESS)
-                continue; /* events pending: poll again */
+            if (fi_trywait(ofi_g.fabric, &f, 1) != FI_SUCCESS) {
+                /* Events pending: poll again.  But when the poll read nothing twice in
+                 * a row, what keeps the fd from arming is not this PE's target traffic
+                 * (seen over tcp;ofi_rxm while a non-blocking collective runs), and
+                 * polling at once again only takes the CPU from the PE for whole time
+                 * slices (docs/ofi-internals.md, "A wait fd that does not arm"): sleep
+                 * blind instead, from OFI_BLIND_MIN_NS doubling up to the shortest
+                 * sleep. */
+                if (got) {
+                    blind_ns = 0;
+                } else if (!blind_ns) {
+                    blind_ns = OFI_BLIND_MIN_NS;
+                } else {
+                    ofi_thread_sleep(blind_ns, -1);
+                    blind_ns = blind_ns * 2 < min_ns ? blind_ns * 2 : min_ns;
+                }
+                continue;
+            }
+            blind_ns = 0;
             if (ofi_thread_sleep(max_ns, ofi_g.target.cq_fd))
                 last = ofi_now_ns();
             continue;
