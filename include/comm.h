@@ -198,6 +198,9 @@ static inline void comm_amo(struct comm_ctx *ctx, enum comm_amo_op op, enum comm
 /* Ordering and completion on one context: fan out to every active transport. */
 void comm_fence(struct comm_ctx *ctx) OFS_HIDDEN;
 void comm_quiet(struct comm_ctx *ctx) OFS_HIDDEN;
+/* Nonzero when every get issued on ctx has completed (comm_get_nbi's too), after
+ * driving its progress once; never blocks. */
+int comm_gets_test(struct comm_ctx *ctx) OFS_HIDDEN;
 /* quiet on every live context (barrier_all, finalize) */
 void comm_quiet_all(void) OFS_HIDDEN;
 

@@ -43,6 +43,9 @@ struct transport_ops {
                 const void *operand, const void *cmp, void *result, int pe, int nbi);
     void (*fence)(struct comm_ctx *ctx);
     void (*quiet)(struct comm_ctx *ctx);
+    /* Nonzero when every get issued on ctx (get_nbi too) has completed, after driving
+     * the context's progress once; never blocks.  NULL: a get completes when issued. */
+    int (*gets_test)(struct comm_ctx *ctx);
     /* A local pointer to pe's (seg, off), or NULL if not load/store accessible. */
     void *(*ptr)(int seg, size_t off, int pe);
     /* Drive progress once (called from wait loops); may be NULL. */

@@ -66,6 +66,7 @@ enum nbc_op_kind {
 struct nbc_op {
     uint8_t kind, cls, done, rop;
     uint8_t rtype;
+    uint8_t issued;       /* GET, GETV: issued (comm_get_nbi), done once the context's gets are */
     int peer;             /* team member index */
     uint32_t ndeps, dep0; /* dependencies: deps[dep0 .. dep0 + ndeps) of the schedule */
     uint64_t target;      /* WAIT */

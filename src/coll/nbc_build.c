@@ -81,6 +81,7 @@ int nbc_add(struct nbc_sched *s, const struct nbc_op *op, int ndep, const int *d
     *o = *op;
     s->bytes += nbc_op_bytes(op);
     o->done = 0;
+    o->issued = 0;
     o->dep0 = s->ndeps;
     o->ndeps = 0;
     for (int i = 0; i < ndep; i++) {
@@ -391,6 +392,42 @@ static int ready_all(struct nbc_sched *s, struct nbc_team *nt, const char *want,
     return 0;
 }
 
+/* fcollect or alltoall above the eager size over a fabric: READY to every member (my
+ * dest may be written), then my block into each member's dest with its DATA signal once
+ * that member said READY; done when every member's block arrived (its DATA).  Two
+ * dependent messages per pair, where a get needs four (READY, the read and its answer,
+ * DATA).  Through shared memory a get is one copy: the engine keeps gets there. */
+static int build_push_data(struct nbc_sched *s, struct nbc_team *nt, const struct coll_nbc_args *a,
+                           int a2a, char *want)
+{
+    int n = nt->team->size, me = nt->team->my_pe;
+    size_t len = a->nelems * a->es;
+    char *dest = a->dest;
+    const char *src = a->src;
+
+    memset(want, 1, (size_t)n);
+    if (ready_all(s, nt, want, -1) < 0)
+        return -1;
+    for (int k = 1; k < n; k++) {
+        int j = (me + k) % n, w = nbc_add_wait(s, nt, NBC_C_READY, j, 0, NULL);
+        struct nbc_op p = { .kind = NBC_OP_PUTSIG,
+                            .cls = NBC_C_DATA,
+                            .peer = j,
+                            .dst = dest + (size_t)me * len,
+                            .src = a2a ? src + (size_t)j * len : src,
+                            .len = len };
+        if (w < 0 || nbc_add(s, &p, 1, &w) < 0)
+            return -1;
+    }
+    if (len &&
+        add_copy(s, dest + (size_t)me * len, a2a ? src + (size_t)me * len : src, len, 0, NULL) < 0)
+        return -1;
+    for (int j = 0; j < n; j++)
+        if (j != me && nbc_add_wait(s, nt, NBC_C_DATA, j, 0, NULL) < 0)
+            return -1;
+    return 0;
+}
+
 /* read one block of member j once it said READY, then answer DATA; returns the read */
 static int read_from(struct nbc_sched *s, struct nbc_team *nt, struct nbc_op *rd, int j)
 {
@@ -581,6 +618,10 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
 
         if (eager && !strided) {
             rc = build_eager_data(s, nt, a, a2a);
+            break;
+        }
+        if (!strided && !coll_cfg.fast_signal && coll_cfg.seg && len <= coll_cfg.seg) {
+            rc = build_push_data(s, nt, a, a2a, want);
             break;
         }
         memset(want, 1, (size_t)n);

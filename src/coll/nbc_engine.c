@@ -410,9 +410,15 @@ static int op_run(struct nbc_team *nt, struct nbc_op *op)
         return 1;
     case NBC_OP_PUTSIG: nbc_signal(nt, op->cls, op->peer, op->dst, op->src, op->len); return 1;
     case NBC_OP_GET:
-        if (op->len)
-            comm_get(eng.ctx, op->dst, op->src, op->len, pe);
-        return 1;
+        /* issued now, done when the context's gets are: the gets a pass can issue are in
+         * flight together, not one round trip after the other */
+        if (!op->len)
+            return 1;
+        if (!op->issued) {
+            comm_get_nbi(eng.ctx, op->dst, op->src, op->len, pe);
+            op->issued = 1;
+        }
+        return comm_gets_test(eng.ctx);
     case NBC_OP_IGET:
         if (op->nel)
             comm_iget(eng.ctx, op->dst, op->src, op->dstr, op->sstr, op->nel, op->es, pe);
@@ -423,14 +429,19 @@ static int op_run(struct nbc_team *nt, struct nbc_op *op)
             off += (size_t)op->lens[i] * op->es;
         if (!len)
             return 1;
-        if (op->peer == t->my_pe)
+        if (op->peer == t->my_pe) {
             memmove(op->dst + off, op->src, len);
-        else if (op->cls) /* my source is NULL: from where the owner published its own */
-            comm_get_seg(eng.ctx, op->dst + off, NBC_LOC_SEG(op->lens[t->size + op->peer]),
-                         NBC_LOC_OFF(op->lens[t->size + op->peer]), len, pe);
-        else
-            comm_get(eng.ctx, op->dst + off, op->src, len, pe);
-        return 1;
+            return 1;
+        }
+        if (!op->issued) { /* as a GET */
+            if (op->cls)   /* my source is NULL: from where the owner published its own */
+                comm_get_nbi_seg(eng.ctx, op->dst + off, NBC_LOC_SEG(op->lens[t->size + op->peer]),
+                                 NBC_LOC_OFF(op->lens[t->size + op->peer]), len, pe);
+            else
+                comm_get_nbi(eng.ctx, op->dst + off, op->src, len, pe);
+            op->issued = 1;
+        }
+        return comm_gets_test(eng.ctx);
     }
     case NBC_OP_CHECK: {
         size_t total = 0, blk;

@@ -285,6 +285,16 @@ void comm_quiet(struct comm_ctx *ctx)
             comm_tps[t]->quiet(ctx);
 }
 
+int comm_gets_test(struct comm_ctx *ctx)
+{
+    int done = 1;
+
+    for (int t = 0; t < COMM_NTP; t++)
+        if (comm_g.tp_active[t] && comm_tps[t]->gets_test && !comm_tps[t]->gets_test(ctx))
+            done = 0;
+    return done;
+}
+
 void comm_quiet_all(void)
 {
     pthread_mutex_lock(&comm_g.ctx_list_lock);

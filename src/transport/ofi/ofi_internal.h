@@ -298,6 +298,7 @@ void ofi_names_unguard(void) OFS_HIDDEN;
 /* ofi_rma.c; *_st: no context ever locks (below SHMEM_THREAD_MULTIPLE) */
 void ofi_rma_ops_choose(struct transport_ops *t) OFS_HIDDEN;
 void ofi_quiet(struct comm_ctx *ctx) OFS_HIDDEN;
+int ofi_gets_test(struct comm_ctx *ctx) OFS_HIDDEN;
 /* ofi_amo.c */
 void ofi_amo_setup(void) OFS_HIDDEN;
 void ofi_amo_ops_choose(struct transport_ops *t) OFS_HIDDEN;

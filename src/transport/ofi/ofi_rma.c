@@ -287,6 +287,23 @@ void ofi_quiet(struct comm_ctx *ctx)
     ofi_ctx_unlock(c, l);
 }
 
+int ofi_gets_test(struct comm_ctx *ctx)
+{
+    struct ofi_ctx *c = ofi_ctx_of(ctx);
+    int done;
+
+    if (!c)
+        return 1;
+    int l = ofi_ctx_lock(c);
+    /* reading the counter drives the endpoint's progress */
+    done =
+        c->get_done >= c->get_issued || (c->get_done = fi_cntr_read(c->get_cntr)) >= c->get_issued;
+    if (!done)
+        ofi_ctx_check_errors(c);
+    ofi_ctx_unlock(c, l);
+    return done;
+}
+
 void ofi_rma_ops_choose(struct transport_ops *t)
 {
     int mt = ofs_g.thread_level == OFI_THREAD_MULTIPLE;

@@ -208,6 +208,7 @@ struct transport_ops ofi_transport_ops = {
     .ctx_create = ofi_ctx_attach,
     .ctx_destroy = ofi_ctx_detach,
     .quiet = ofi_quiet,
+    .gets_test = ofi_gets_test,
     .ptr = ofi_ptr,
     .progress = ofi_progress,
     .traffic = ofi_traffic,
