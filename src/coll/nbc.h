@@ -244,6 +244,14 @@ void nbc_progress(void) OFS_HIDDEN;
 extern int nbc_outstanding OFS_HIDDEN;
 extern int nbc_waiters OFS_HIDDEN;
 extern unsigned nbc_moves OFS_HIDDEN;
+/* Calls of the application into the engine (posts, waits, tests), counted without a lock:
+ * a hint for the engine thread, which stands by while they keep coming (nbc_thread.c) */
+extern unsigned nbc_calls OFS_HIDDEN;
+static inline void nbc_app_call(void)
+{
+    __atomic_store_n(&nbc_calls, __atomic_load_n(&nbc_calls, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELAXED);
+}
 
 /* ---- the same-node fast path (nbc_shm.c) ----
  * On a team whose members are all mapped (one node, signals by CPU atomics), a small

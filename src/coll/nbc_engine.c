@@ -68,7 +68,7 @@ _Static_assert(sizeof(struct coll_nbc_req) <= NBC_REQ_SLOT, "a request fits its 
 _Static_assert(_Alignof(struct coll_nbc_req) <= NBC_TOK_ALIGN, "a token is aligned as a request");
 
 int nbc_outstanding, nbc_waiters;
-unsigned nbc_moves;
+unsigned nbc_moves, nbc_calls;
 
 /* released private buffers kept for reuse, largest first out */
 #define NBC_TMP_CACHE 4
@@ -816,6 +816,7 @@ int coll_nbc_post(const char *r, struct coll_team *team, const struct coll_nbc_a
     size_t bytes;
 
     COLL_CHECK_NBC(r, team, a);
+    nbc_app_call();
     uint64_t fin_seq = coll_live_count(team);
     *req_p = NULL;
     pthread_mutex_lock(&eng.lock);
@@ -976,6 +977,7 @@ int coll_nbc_wait(const char *r, struct coll_nbc_req **req_p)
 
     if (!q)
         return 0;
+    nbc_app_call();
     if (is_tok(q)) {
         q = tok_take(r, req_p);
         if (!q)
@@ -1011,6 +1013,7 @@ int coll_nbc_test(const char *r, struct coll_nbc_req **req_p, int *done_p)
         *done_p = 1;
         return 0;
     }
+    nbc_app_call();
     if (is_tok(q)) {
         q = tok_take(r, req_p);
         if (!q) {

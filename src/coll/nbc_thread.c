@@ -31,6 +31,8 @@
  * 1.14-1.27x slower (docs/nbc.md). */
 #define NBC_NAP_FD_NS NBC_NAP_MAX_NS
 #define NBC_LINGER_NS 10000000L
+/* The stand-by steps double up to this while the application keeps calling the engine */
+#define NBC_STANDBY_MAX_NS 1600000L
 /* Each timed wait of the linger ends in a wake-up of this thread, which on a node
  * without a spare CPU takes a CPU from a PE for a few microseconds, and two PEs that
  * wait for each other both stall: frequent ones slowed every small collective of the
@@ -46,6 +48,7 @@ static struct {
     int on, stop;  /* atomic */
     int deep;      /* sleeps until a post wakes it (atomic; set under lock) */
     int lingering; /* in a timed wait of its linger (atomic; set under lock) */
+    int serve_now; /* a heavy post: serve at the next look, not stand by (atomic) */
     pthread_mutex_t lock;
     pthread_cond_t cond;
 } thr = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
@@ -92,6 +95,8 @@ static void nap_ns(long ns)
 static void *thread_main(void *arg)
 {
     long nap = NBC_NAP_MIN_NS, idle = 0;
+    unsigned calls = 0;         /* nbc_calls at the last look */
+    long step = NBC_NAP_MAX_NS; /* the next stand-by step */
 
     (void)arg;
     /* naps of a few microseconds, not the default 50 us of timer slack */
@@ -125,11 +130,38 @@ static void *thread_main(void *arg)
             continue;
         }
         idle = 0;
-        pthread_mutex_unlock(&thr.lock);
-        if (__atomic_load_n(&nbc_waiters, __ATOMIC_ACQUIRE)) {
-            nap_ns(NBC_NAP_MAX_NS); /* an application thread drives: stand by */
+        unsigned c = __atomic_load_n(&nbc_calls, __ATOMIC_RELAXED);
+        int serve = __atomic_exchange_n(&thr.serve_now, 0, __ATOMIC_ACQ_REL);
+        /* An application thread drives: it waits, or, over a fabric, it posted, waited
+         * or tested since the last look (a post/wait loop).  Stand by for a step (a
+         * heavy post is served at the next look); over a fabric the steps double while
+         * the calls keep coming, and the first look that finds none serves.  There,
+         * serving between such calls, or waking every 200 us to look, took the CPU and
+         * the endpoint from the loop's own thread; through shared memory the passes
+         * between its calls are copies made beside it, and the thread sleeps on the
+         * bell (docs/nbc.md, "The engine thread stands by") */
+        int active = c != calls && !serve && !coll_cfg.fast_signal;
+        if (active || __atomic_load_n(&nbc_waiters, __ATOMIC_ACQUIRE)) {
+            struct timespec ts;
+            long ns = active ? step : NBC_NAP_MAX_NS;
+            calls = c;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += ns;
+            while (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+            }
+            if (active)
+                step = step * 2 > NBC_STANDBY_MAX_NS ? NBC_STANDBY_MAX_NS : step * 2;
+            if (!__atomic_load_n(&thr.serve_now, __ATOMIC_SEQ_CST) && !thr.stop)
+                pthread_cond_timedwait(&thr.cond, &thr.lock, &ts);
             nap = NBC_NAP_MIN_NS;
-        } else {
+            continue;
+        }
+        calls = c;
+        step = NBC_NAP_MAX_NS;
+        pthread_mutex_unlock(&thr.lock);
+        {
             unsigned m = __atomic_load_n(&nbc_moves, __ATOMIC_ACQUIRE);
             comm_progress(); /* the transports, then the hook: nbc_progress */
             if (__atomic_load_n(&nbc_moves, __ATOMIC_ACQUIRE) != m) {
@@ -156,11 +188,13 @@ void nbc_thread_kick(size_t bytes)
 
     if (!ofs_g.params.NBC_THREAD)
         return;
+    if (bytes >= NBC_HEAVY_MIN) /* worth moving while the program computes: serve it */
+        __atomic_store_n(&thr.serve_now, 1, __ATOMIC_SEQ_CST);
     need = !__atomic_load_n(&thr.on, __ATOMIC_ACQUIRE) ||
            __atomic_load_n(&thr.deep, __ATOMIC_SEQ_CST) ||
            (bytes >= NBC_HEAVY_MIN && __atomic_load_n(&thr.lingering, __ATOMIC_SEQ_CST));
 
-    if (!need) /* running, or lingering: it sees the request within NBC_LINGER_NAP_NS */
+    if (!need) /* running, lingering or standing by: it sees the request within a step */
         return;
     pthread_mutex_lock(&thr.lock);
     if (!thr.on) {
