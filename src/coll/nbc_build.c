@@ -440,6 +440,76 @@ static int read_from(struct nbc_sched *s, struct nbc_team *nt, struct nbc_op *rd
     return g;
 }
 
+/* The same with my slice of the result pushed (slices up to SHMEM_COLL_SEGMENT, one
+ * message each, over a fabric): slice me of every source is read once its owner said
+ * READY, the reads in flight together, and folded in member order; the result goes into
+ * my dest and, with its DATA signal, into every member's dest.  A member's DATA says both
+ * that it read my source (its push waits for its fold, which waits for its reads) and
+ * that my dest holds its slice; in place, what it overwrites in my dest is the slice of
+ * my source that it alone reads, and has read.  Four dependent legs (READY, the read and
+ * its answer, the push) instead of six. */
+static int build_reduce_rs_push(struct nbc_sched *s, struct nbc_team *nt,
+                                const struct coll_nbc_args *a, int *idx)
+{
+    int n = nt->team->size, me = nt->team->my_pe, prev = -1, cp;
+    size_t es = a->es, base = a->nelems / (size_t)n, extra = a->nelems % (size_t)n;
+    size_t cnt_me = base + ((size_t)me < extra), len_me = cnt_me * es;
+    size_t off_me = ((size_t)me * base + ((size_t)me < extra ? (size_t)me : extra)) * es;
+    char *dest = a->dest, *acc;
+    const char *src = a->src;
+
+    if (!nbc_tmp_get(s, (size_t)n * len_me)) /* the fold, then each member's slice */
+        return -1;
+    s->mem += (size_t)n * len_me;
+    acc = s->tmp;
+    for (int j = 0; j < n; j++)
+        if (j != me && add_sig(s, NBC_C_READY, j, -1) < 0)
+            return -1;
+    for (int j = 0; j < n; j++) {
+        struct nbc_op rd = { .kind = NBC_OP_GET,
+                             .dst = acc + (size_t)(j + 1) * len_me,
+                             .src = src + off_me,
+                             .len = len_me,
+                             .peer = j };
+        int w;
+        idx[j] = -1;
+        if (j == me)
+            continue;
+        w = nbc_add_wait(s, nt, NBC_C_READY, j, 0, NULL);
+        if (j > me) /* acc + n x len_me would run past: the slots after me shift down */
+            rd.dst = acc + (size_t)j * len_me;
+        idx[j] = w < 0 ? -1 : nbc_add(s, &rd, 1, &w);
+        if (idx[j] < 0)
+            return -1;
+    }
+    for (int j = 0; j < n; j++) {
+        const char *term = j == me ? src + off_me : acc + (size_t)(j < me ? j + 1 : j) * len_me;
+        int deps[2] = { prev, idx[j] };
+        prev = add_fold(s, acc, term, len_me, cnt_me, (enum coll_op)a->op, (enum coll_type)a->type,
+                        j, deps);
+        if (prev < 0)
+            return -1;
+    }
+    cp = len_me ? add_copy(s, dest + off_me, acc, len_me, 1, &prev) : prev;
+    if (cp < 0)
+        return -1;
+    for (int k = 1; k < n; k++) {
+        int j = (me + k) % n;
+        struct nbc_op p = { .kind = NBC_OP_PUTSIG,
+                            .cls = NBC_C_DATA,
+                            .peer = j,
+                            .dst = dest + off_me,
+                            .src = acc,
+                            .len = len_me };
+        if (nbc_add(s, &p, 1, &prev) < 0)
+            return -1;
+    }
+    for (int j = 0; j < n; j++)
+        if (j != me && nbc_add_wait(s, nt, NBC_C_DATA, j, 0, NULL) < 0)
+            return -1;
+    return 0;
+}
+
 /* Reduce of a long vector: reduce-scatter then allgather, both by get.  Member i folds
  * slice i of every source (in member order) into private memory, copies it into its own
  * dest and says READY again; every member then gets slice j from member j's dest once j
@@ -727,7 +797,10 @@ ofs_status_t nbc_build(struct coll_nbc_req *q, const struct coll_nbc_args *a)
             break;
         }
         if (n > 2 && len >= NBC_REDUCE_RS_MIN) {
-            rc = build_reduce_rs(s, nt, a);
+            if (!coll_cfg.fast_signal && coll_cfg.seg && len / (size_t)n + a->es <= coll_cfg.seg)
+                rc = build_reduce_rs_push(s, nt, a, idx);
+            else
+                rc = build_reduce_rs(s, nt, a);
             break;
         }
         if (eager) {
