@@ -465,25 +465,23 @@ static int build_reduce_rs_push(struct nbc_sched *s, struct nbc_team *nt,
     for (int j = 0; j < n; j++)
         if (j != me && add_sig(s, NBC_C_READY, j, -1) < 0)
             return -1;
+/* member j's slice in acc: after the fold's, the others' in member order */
+#define SLOT(j) (acc + (size_t)((j) < me ? (j) + 1 : (j)) * len_me)
     for (int j = 0; j < n; j++) {
-        struct nbc_op rd = { .kind = NBC_OP_GET,
-                             .dst = acc + (size_t)(j + 1) * len_me,
-                             .src = src + off_me,
-                             .len = len_me,
-                             .peer = j };
+        struct nbc_op rd = {
+            .kind = NBC_OP_GET, .dst = SLOT(j), .src = src + off_me, .len = len_me, .peer = j
+        };
         int w;
         idx[j] = -1;
         if (j == me)
             continue;
         w = nbc_add_wait(s, nt, NBC_C_READY, j, 0, NULL);
-        if (j > me) /* acc + n x len_me would run past: the slots after me shift down */
-            rd.dst = acc + (size_t)j * len_me;
         idx[j] = w < 0 ? -1 : nbc_add(s, &rd, 1, &w);
         if (idx[j] < 0)
             return -1;
     }
     for (int j = 0; j < n; j++) {
-        const char *term = j == me ? src + off_me : acc + (size_t)(j < me ? j + 1 : j) * len_me;
+        const char *term = j == me ? src + off_me : SLOT(j);
         int deps[2] = { prev, idx[j] };
         prev = add_fold(s, acc, term, len_me, cnt_me, (enum coll_op)a->op, (enum coll_type)a->type,
                         j, deps);
@@ -508,6 +506,7 @@ static int build_reduce_rs_push(struct nbc_sched *s, struct nbc_team *nt,
         if (j != me && nbc_add_wait(s, nt, NBC_C_DATA, j, 0, NULL) < 0)
             return -1;
     return 0;
+#undef SLOT
 }
 
 /* Reduce of a long vector: reduce-scatter then allgather, both by get.  Member i folds

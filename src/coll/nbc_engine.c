@@ -22,7 +22,9 @@
 static struct {
     pthread_mutex_t lock; /* one pass at a time; posting and freeing */
     struct comm_ctx *ctx;
-    char *base; /* symmetric: per team slot, NBC_NCLS x n_pes counters, 2 words (nbc_pub) */
+    int gets_done; /* ctx's gets all complete, as this pass last looked (-1: not looked
+                    * since the pass began or a get was issued): one look per pass */
+    char *base;    /* symmetric: per team slot, NBC_NCLS x n_pes counters, 2 words (nbc_pub) */
     size_t slot_len;
     char *land; /* symmetric: per team slot and member, NBC_EAGER_DEPTH x land_per bytes,
                  * then the reductions' area (nbc_rland) */
@@ -390,6 +392,15 @@ static void nbc_scan(struct nbc_team *nt)
                            __atomic_load_n(counter(nt->team->id, cls, j), __ATOMIC_ACQUIRE));
 }
 
+/* Every get issued on the engine's context complete (a provider poll at most once per
+ * pass, and again only after a get was issued) */
+static int gets_done(void)
+{
+    if (eng.gets_done < 0)
+        eng.gets_done = comm_gets_test(eng.ctx);
+    return eng.gets_done;
+}
+
 /* Run op if it can complete now; 1 when it completed. */
 static int op_run(struct nbc_team *nt, struct nbc_op *op)
 {
@@ -417,8 +428,9 @@ static int op_run(struct nbc_team *nt, struct nbc_op *op)
         if (!op->issued) {
             comm_get_nbi(eng.ctx, op->dst, op->src, op->len, pe);
             op->issued = 1;
+            eng.gets_done = -1;
         }
-        return comm_gets_test(eng.ctx);
+        return gets_done();
     case NBC_OP_IGET:
         if (op->nel)
             comm_iget(eng.ctx, op->dst, op->src, op->dstr, op->sstr, op->nel, op->es, pe);
@@ -440,8 +452,9 @@ static int op_run(struct nbc_team *nt, struct nbc_op *op)
             else
                 comm_get_nbi(eng.ctx, op->dst + off, op->src, len, pe);
             op->issued = 1;
+            eng.gets_done = -1;
         }
-        return comm_gets_test(eng.ctx);
+        return gets_done();
     }
     case NBC_OP_CHECK: {
         size_t total = 0, blk;
@@ -482,6 +495,7 @@ static int op_run(struct nbc_team *nt, struct nbc_op *op)
  * operations can complete now completes in one pass); 1 when the schedule is done. */
 static int sched_pass(struct nbc_team *nt, struct nbc_sched *s, int *moved)
 {
+    eng.gets_done = -1;
     for (uint32_t i = s->first; i < s->nops; i++) {
         struct nbc_op *op = &s->ops[i];
         uint32_t d;
