@@ -373,23 +373,21 @@ static void *heap_map_aligned(size_t len, int fd)
     return p;
 }
 
+/* The heap object's length: the user's size, the library's blocks, whole pages. */
+static size_t heap_heap_len(void)
+{
+    size_t pg = heap_page();
+
+    return ((size_t)ofs_g.params.SYMMETRIC_SIZE + heap_internal_reserve() + pg - 1) & ~(pg - 1);
+}
+
 static ofs_status_t heap_create_heap(void)
 {
     struct heap_seg *sg = &heap_g.seg[HEAP_SEG_HEAP];
-    size_t pg = heap_page();
-    size_t len =
-        ((size_t)ofs_g.params.SYMMETRIC_SIZE + heap_internal_reserve() + pg - 1) & ~(pg - 1);
+    size_t len = heap_heap_len();
     ofs_status_t st;
     void *p;
 
-    if (ofs_g.params.SYMMETRIC_SIZE <= 0) {
-        ofs_log_error("SHMEM_SYMMETRIC_SIZE=%ld: the symmetric heap needs a positive size",
-                      ofs_g.params.SYMMETRIC_SIZE);
-        return OFS_ERR_INVAL;
-    }
-    st = heap_check_space(len);
-    if (st != OFS_OK)
-        return st;
     st = heap_obj_create(HEAP_SEG_HEAP, len, sg->name, sizeof(sg->name), &sg->fd);
     if (st != OFS_OK)
         return st;
@@ -448,21 +446,14 @@ heap_copy_words(void *dst, const void *src, size_t len)
         d[i] = s[i];
 }
 
-static ofs_status_t heap_remap_data(void)
+static ofs_status_t heap_remap_data(struct heap_range r)
 {
-    struct heap_range r = { 0, 0 };
     char name[sizeof(heap_g.seg[0].name)] = { 0 }; /* published whole: no stray bytes */
     int fd = -1;
-    size_t len;
+    size_t len = r.end - r.start;
     void *copy, *p;
     ofs_status_t st;
 
-    dl_iterate_phdr(heap_phdr_cb, &r);
-    if (r.end <= r.start) {
-        ofs_log_error("cannot find the executable's writable data segment");
-        return OFS_ERR_NOT_FOUND;
-    }
-    len = r.end - r.start;
     st = heap_obj_create(HEAP_SEG_DATA, len, name, sizeof(name), &fd);
     if (st != OFS_OK)
         return st;
@@ -492,6 +483,7 @@ static ofs_status_t heap_remap_data(void)
 
 ofs_status_t heap_init(void)
 {
+    struct heap_range data = { 0, 0 };
     ofs_status_t st;
 
     ofs_sweep_dead();
@@ -500,8 +492,23 @@ ofs_status_t heap_init(void)
         return st;
     if (heap_optional && heap_fit_room(heap_optional))
         heap_internal += heap_optional;
+    if (ofs_g.params.SYMMETRIC_SIZE <= 0) {
+        ofs_log_error("SHMEM_SYMMETRIC_SIZE=%ld: the symmetric heap needs a positive size",
+                      ofs_g.params.SYMMETRIC_SIZE);
+        return OFS_ERR_INVAL;
+    }
+    dl_iterate_phdr(heap_phdr_cb, &data);
+    if (data.end <= data.start) {
+        ofs_log_error("cannot find the executable's writable data segment");
+        return OFS_ERR_NOT_FOUND;
+    }
+    /* Both objects' room before either exists: a job refused for room leaves nothing
+     * behind even when its launcher kills a PE before that PE's error path runs. */
+    st = heap_check_space(heap_heap_len() + (data.end - data.start));
+    if (st != OFS_OK)
+        return st;
     ofs_sig_chain_install(&heap_chain);
-    st = heap_remap_data();
+    st = heap_remap_data(data);
     if (st == OFS_OK)
         st = heap_create_heap();
     for (int s = 0; st == OFS_OK && s < HEAP_NSEGS; s++) {
