@@ -133,6 +133,7 @@ struct nbc_team {
     int ftried;      /* fring was looked for */
     uint32_t fdepth; /* entries of a member's ring: NBC_SHM_DEPTH (the world team's: _WORLD) */
     int fdirect;     /* direct requests among the fast ones not completed */
+    int funpub;      /* fast requests posted whose part is not in my entries yet */
 };
 
 struct nbc_sched {
@@ -163,7 +164,9 @@ struct nbc_fast {
     uint8_t counted; /* in nbc_outstanding (it did not complete at its post) */
     uint8_t k;       /* entries it takes: seq .. seq + k - 1 */
     uint8_t direct;  /* no data in the ring: copied between the members' own buffers */
-    const char *src; /* direct: my source (the members' at the same symmetric address) */
+    uint8_t unpub;   /* my part not in my entries yet: they were not free at the post */
+    const char *src; /* my source (direct: the members' at the same symmetric address) */
+    ptrdiff_t sst;   /* alltoalls: source's stride, in elements */
     uint64_t sig;    /* kind, root, bytes, op and type, next to the sequence word of each
                       * entry (a member that posted something else is named, not waited for) */
 };
@@ -285,14 +288,16 @@ uint64_t nbc_sig_of(const struct coll_nbc_args *a) OFS_HIDDEN;
 void nbc_sig_describe(char *buf, size_t len, uint64_t sig) OFS_HIDDEN;
 /* a (the same on every member) qualifies */
 int nbc_shm_fits(struct nbc_team *nt, const struct coll_nbc_args *a) OFS_HIDDEN;
-/* under the engine's lock: publish my part of q (waiting for my entry to be free,
- * completing earlier fast requests meanwhile), then complete what can be */
+/* under the engine's lock: queue q and publish my part of it, or, while its entries are
+ * not free (a member has not completed the requests that used them last: it may not have
+ * posted them yet), leave that to nbc_shm_advance; then complete what can be */
 void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a) OFS_HIDDEN;
 /* without the lock: the entries that q reads are there (a waiter's look before it takes
  * the lock to complete it; the team's earlier fast requests may still need others) */
 int nbc_shm_ready(const struct coll_nbc_req *q) OFS_HIDDEN;
-/* under the engine's lock: complete the team's fast requests that can be, in order
- * (each completed one: state DONE, nbc_outstanding down if it was counted); 1 if any */
+/* under the engine's lock: publish the parts that their entries now have room for and
+ * complete the team's fast requests that can be, in order (each completed one: state
+ * DONE, nbc_outstanding down if it was counted); 1 if any */
 int nbc_shm_advance(struct nbc_team *nt) OFS_HIDDEN;
 /* shmem_team_destroy, before its barrier: every member has read my entries (its
  * completion word shows my last fast request); after the barrier: my ring of the slot

@@ -816,7 +816,7 @@ static int fast_post(struct coll_nbc_req *q, struct coll_nbc_req **req_p,
     /* not for a direct request: every transfer left is made by the others' posts or by my
      * wait (nbc_shm.c), and a thread woken for it only took a CPU from the PEs (post +
      * wait 0.77-1.0x without it at 4 PEs on 2 CPUs, docs/nbc.md) */
-    if (!p->f.direct)
+    if (!p->f.direct || p->f.unpub) /* an unpublished part is mine to publish */
         nbc_thread_kick(0);
     return 0;
 }

@@ -32,10 +32,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* a post waiting for its ring sleeps until the members' completion words pass a multiple
- * of this (at most NBC_SHM_DEPTH / 2 - NBC_SHM_PIECES + 1, so it is at least the entries
- * the post needs and at most requests they have already been posted) */
+/* The members ring the bells when their completion words pass a multiple of this.  A
+ * wait for a request whose entries s .. s + k - 1 were not free sleeps until every member
+ * reached s + k - 1 - depth; the others go at least to s - 1 (my requests before it are
+ * published), and that range holds a multiple of this as long as it is at most
+ * depth - NBC_SHM_PIECES + 1. */
 #define NBC_SHM_WAKE 4
+_Static_assert(NBC_SHM_WAKE <= NBC_SHM_DEPTH - NBC_SHM_PIECES + 1, "a bell for every full ring");
 
 #define NBC_SHM_HDR 64 /* the completion word's line, before the entries */
 /* an entry's sequence and signature words, padded to the widest element alignment */
@@ -540,7 +543,10 @@ static int fast_try(struct nbc_team *nt, struct coll_nbc_req *q)
     case COLL_NBC_REDUCE:
     case COLL_NBC_SCAN:
         /* in member order, my own term from my entry (dest may be source), an entry's
-         * piece at a time (es divides shm.cap) */
+         * piece at a time (es divides shm.cap); member 0 of an exclusive scan gets 0, as
+         * from the blocking form */
+        if (last < 0)
+            memset(f->dest, 0, len);
         for (size_t off = 0; off < len && last >= 0; off += shm.cap) {
             uint64_t e = s + off / shm.cap;
             size_t c = len - off < shm.cap ? len - off : shm.cap;
@@ -562,6 +568,8 @@ int nbc_shm_ready(const struct coll_nbc_req *q)
     int me = nt->team->my_pe, last = nt->team->size - 1;
     uint64_t sl = f->seq + f->k - 1;
 
+    if (f->unpub) /* a pass publishes it once its entries are free */
+        return 1;
     if (f->direct)
         return direct_try(nt, q, 0);
     if (f->kind == COLL_NBC_BCAST)
@@ -574,127 +582,55 @@ int nbc_shm_ready(const struct coll_nbc_req *q)
     return 1;
 }
 
-int nbc_shm_advance(struct nbc_team *nt)
-{
-    struct coll_nbc_req *q;
-    uint64_t was = nt->fdone;
-    int moved = 0;
-
-    /* the transfers of direct requests behind an earlier one that waits (a member
-     * computing after its post is served by the others' waits) */
-    if (nt->fdirect && nt->fhead)
-        for (q = nt->fhead->next; q; q = q->next)
-            if (q->f.direct)
-                direct_try(nt, q, 1);
-    while ((q = nt->fhead) != NULL && fast_try(nt, q)) {
-        nt->fhead = q->next;
-        if (!nt->fhead)
-            nt->ftail = NULL;
-        q->next = NULL;
-        nt->fdone = q->f.seq + q->f.k - 1;
-        nt->fdirect -= q->f.direct;
-        moved = 1;
-        nbc_req_complete(q, q->f.counted);
-    }
-    if (moved) {
-        /* after every read of the entries: their writers may reuse them.  One may sleep
-         * on its bell for that, until a multiple of NBC_SHM_WAKE (nbc_shm_post): the bells
-         * are rung when the word passes one, not at every completion (a wake-up per
-         * request would cost more than the request) */
-        int n = nt->team->size, me = nt->team->my_pe;
-        __atomic_store_n(done_word(nt->fring[me]), nt->fdone, __ATOMIC_RELEASE);
-        if (was / NBC_SHM_WAKE == nt->fdone / NBC_SHM_WAKE)
-            return moved;
-        /* only a waiter for a multiple of NBC_SHM_WAKE sleeps: the word, then the bells,
-         * ordered by a full fence here alone (the waiter's side: nbc_bell_nap) */
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-        for (int j = 0; j < n; j++)
-            if (j != me)
-                nbc_bell_ring((uint64_t *)nt->fring[n + j]);
-    }
-    return moved;
-}
-
-/* every member completed request need (my own earlier requests completed meanwhile) */
-static int ring_free(struct nbc_team *nt, uint64_t need)
+/* every member completed the requests up to entry need (so my entries up to need + the
+ * depth are free); reads the members' completion words, never waits */
+static int ring_room(struct nbc_team *nt, uint64_t need)
 {
     uint64_t low = UINT64_MAX;
     int me = nt->team->my_pe;
 
-    nbc_shm_advance(nt);
     for (int j = 0; j < nt->team->size; j++) {
         uint64_t d =
             j == me ? nt->fdone : __atomic_load_n(done_word(nt->fring[j]), __ATOMIC_ACQUIRE);
         if (d < low)
             low = d;
-        if (d < need)
-            return 0;
     }
     nt->ffree = low;
-    return 1;
+    return low >= need;
 }
 
-struct ring_need {
-    struct nbc_team *nt;
-    uint64_t need;
-};
-
-static int ring_free_cb(void *arg)
+/* q's entries are free: its last one's previous use was read by every member */
+static int entries_free(struct nbc_team *nt, const struct coll_nbc_req *q)
 {
-    const struct ring_need *r = arg;
-    return ring_free(r->nt, r->need);
+    uint64_t sl = q->f.seq + q->f.k - 1, d = nt->fdepth;
+
+    return sl <= d || nt->ffree >= sl - d || ring_room(nt, sl - d);
 }
 
-void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
+/* my part of q into my entries, then their numbers, then the members' bells */
+static void publish(struct nbc_team *nt, struct coll_nbc_req *q)
 {
-    struct nbc_team *nt = q->nt;
-    struct coll_team *t = nt->team;
-    int n = t->size, me = t->my_pe, publish = 1;
-    size_t len = a->nelems * a->es, c = contribution(a, n);
-    int direct = !ring_fits(a, n);
-    /* entries it takes */
-    uint64_t k = !direct && c > shm.cap ? (c + shm.cap - 1) / shm.cap : 1;
-    uint64_t s = nt->fseq + 1, sl = s + k - 1, d = nt->fdepth;
-    char *dest = a->dest, *ring = nt->fring[me];
-    const char *src = a->src;
+    const struct nbc_fast *f = &q->f;
+    int n = nt->team->size, me = nt->team->my_pe, publish = 1;
+    size_t len = f->nelems * f->es;
+    uint64_t s = f->seq, sl = s + f->k - 1, d = nt->fdepth;
+    char *dest = f->dest, *ring = nt->fring[me];
+    const char *src = f->src;
 
-    nt->fseq = sl;
-    q->f.seq = s;
-    q->f.k = (uint8_t)k;
-    q->f.dest = dest;
-    q->f.nelems = a->nelems;
-    q->f.es = a->es;
-    q->f.dst = a->dst;
-    q->f.root = a->root;
-    q->f.kind = (uint8_t)a->kind;
-    q->f.op = (uint8_t)a->op;
-    q->f.type = (uint8_t)a->type;
-    q->f.exclusive = (uint8_t)a->exclusive;
-    q->f.counted = 0;
-    q->f.direct = (uint8_t)direct;
-    q->f.src = src;
-    q->f.sig = nbc_sig_of(a);
-    if (sl > d && nt->ffree < sl - d) {
-        /* the ring is full: wait until about half of it is free (a multiple of
-         * NBC_SHM_WAKE: the members that pass it ring my bell, nbc_shm_advance), so that a
-         * root running ahead sleeps once per few requests, not once per request */
-        struct ring_need r = { nt, (sl - d / 2) / NBC_SHM_WAKE * NBC_SHM_WAKE };
-        COMM_WAIT_UNTIL_NAP(ring_free(nt, r.need), nbc_bell_nap(ring_free_cb, &r));
-    }
-    if (direct) {
+    if (f->direct) {
         /* my own block, then the words the others' transfers count in (nobody looks at
          * them before my number is in: sequentially consistent below) */
-        if (a->kind == COLL_NBC_FCOLLECT)
+        if (f->kind == COLL_NBC_FCOLLECT)
             memmove(dest + (size_t)me * len, src, len);
-        else if (a->kind == COLL_NBC_ALLTOALL)
+        else if (f->kind == COLL_NBC_ALLTOALL)
             memmove(dest + (size_t)me * len, src + (size_t)me * len, len);
         __atomic_store_n(dclaim(ring, s, d), 0, __ATOMIC_RELAXED);
         __atomic_store_n(dcount(ring, s, d), 0, __ATOMIC_RELAXED);
         nt->fdirect++;
     }
-    switch (direct ? COLL_NBC_SYNC : a->kind) {
+    switch (f->direct ? COLL_NBC_SYNC : f->kind) {
     case COLL_NBC_BCAST:
-        publish = me == a->root;
+        publish = me == f->root;
         if (publish && len) {
             ring_write(ring, s, 0, src, len, d);
             if (dest != src)
@@ -715,15 +651,15 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
         break;
     case COLL_NBC_ALLTOALLS:
         for (int j = 0; j < n && len; j++)
-            pack(ring, s, (size_t)j * len, src, a->sst, a->nelems, a->es, j, d);
+            pack(ring, s, (size_t)j * len, src, f->sst, f->nelems, f->es, j, d);
         if (len)
-            unpack(dest, a->dst, ring, s, (size_t)me * len, a->nelems, a->es, me, d);
+            unpack(dest, f->dst, ring, s, (size_t)me * len, f->nelems, f->es, me, d);
         break;
     case COLL_NBC_REDUCE:
     case COLL_NBC_SCAN: ring_write(ring, s, 0, src, len, d); break;
     default: break;
     }
-    __atomic_store_n(entry_sig(ring, s, d), q->f.sig, __ATOMIC_RELAXED);
+    __atomic_store_n(entry_sig(ring, s, d), f->sig, __ATOMIC_RELAXED);
     if (publish) {
         /* the data, then the number, then the bells: a sleeper sets its bell's bit before
          * its last look at the entries (nbc_bell_nap), so one of the two sees the other */
@@ -738,6 +674,110 @@ void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
         for (uint64_t e = s; e <= sl; e++)
             __atomic_store_n(entry(ring, e, d), e, __ATOMIC_RELEASE);
     }
+}
+
+/* the parts left for later, in posting order, as far as their entries are free; 1 if any */
+static int publish_pending(struct nbc_team *nt)
+{
+    int moved = 0;
+
+    for (struct coll_nbc_req *q = nt->fhead; q && nt->funpub; q = q->next) {
+        if (!q->f.unpub)
+            continue;
+        if (!entries_free(nt, q))
+            break;
+        publish(nt, q);
+        q->f.unpub = 0;
+        nt->funpub--;
+        moved = 1;
+    }
+    return moved;
+}
+
+int nbc_shm_advance(struct nbc_team *nt)
+{
+    struct coll_nbc_req *q;
+    uint64_t was = nt->fdone;
+    int moved = 0;
+
+    if (nt->funpub)
+        moved = publish_pending(nt);
+    /* the transfers of direct requests behind an earlier one that waits (a member
+     * computing after its post is served by the others' waits) */
+    if (nt->fdirect && nt->fhead)
+        for (q = nt->fhead->next; q && !q->f.unpub; q = q->next)
+            if (q->f.direct)
+                direct_try(nt, q, 1);
+    while ((q = nt->fhead) != NULL && !q->f.unpub && fast_try(nt, q)) {
+        nt->fhead = q->next;
+        if (!nt->fhead)
+            nt->ftail = NULL;
+        q->next = NULL;
+        nt->fdone = q->f.seq + q->f.k - 1;
+        nt->fdirect -= q->f.direct;
+        nbc_req_complete(q, q->f.counted);
+    }
+    if (nt->fdone != was) {
+        /* after every read of the entries: their writers may reuse them.  One may sleep
+         * on its bell for that (a wait for a request whose part is not published yet):
+         * the bells are rung when the word passes a multiple of NBC_SHM_WAKE, not at every
+         * completion (a wake-up per request would cost more than the request); such a
+         * waiter's entries are free once the others reach its first entry less
+         * NBC_SHM_WAKE or more, and they go at least that far */
+        int n = nt->team->size, me = nt->team->my_pe;
+        moved = 1;
+        __atomic_store_n(done_word(nt->fring[me]), nt->fdone, __ATOMIC_RELEASE);
+        if (nt->funpub)
+            publish_pending(nt); /* my own completions may have freed my entries */
+        if (was / NBC_SHM_WAKE != nt->fdone / NBC_SHM_WAKE) {
+            /* only a waiter for a multiple of NBC_SHM_WAKE sleeps: the word, then the
+             * bells, ordered by a full fence here alone (the waiter's side: nbc_bell_nap) */
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            for (int j = 0; j < n; j++)
+                if (j != me)
+                    nbc_bell_ring((uint64_t *)nt->fring[n + j]);
+        }
+    }
+    return moved;
+}
+
+void nbc_shm_post(struct coll_nbc_req *q, const struct coll_nbc_args *a)
+{
+    struct nbc_team *nt = q->nt;
+    int n = nt->team->size;
+    size_t c = contribution(a, n);
+    int direct = !ring_fits(a, n);
+    /* entries it takes */
+    uint64_t k = !direct && c > shm.cap ? (c + shm.cap - 1) / shm.cap : 1;
+    uint64_t s = nt->fseq + 1, sl = s + k - 1;
+
+    nt->fseq = sl;
+    q->f.seq = s;
+    q->f.k = (uint8_t)k;
+    q->f.dest = a->dest;
+    q->f.nelems = a->nelems;
+    q->f.es = a->es;
+    q->f.dst = a->dst;
+    q->f.sst = a->sst;
+    q->f.root = a->root;
+    q->f.kind = (uint8_t)a->kind;
+    q->f.op = (uint8_t)a->op;
+    q->f.type = (uint8_t)a->type;
+    q->f.exclusive = (uint8_t)a->exclusive;
+    q->f.counted = 0;
+    q->f.direct = (uint8_t)direct;
+    q->f.src = a->src;
+    q->f.sig = nbc_sig_of(a);
+    /* A post never waits for its entries: a member may not have posted the requests
+     * that used them last, and may be in a blocking collective of another team that
+     * waits for me (the requests of a team need the same order everywhere, not the
+     * same place among other teams' collectives).  Then my part waits in q (its source
+     * is the program's until q completes) and nbc_shm_advance publishes it. */
+    q->f.unpub = nt->funpub || !entries_free(nt, q);
+    if (q->f.unpub)
+        nt->funpub++;
+    else
+        publish(nt, q);
     if (nt->ftail)
         nt->ftail->next = q;
     else

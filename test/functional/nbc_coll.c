@@ -348,6 +348,65 @@ static void pending(int bad)
         shmemx_req_wait(&copy);
 }
 
+/* PE 0 posts more requests on a team than the same-node ring of the team holds (16
+ * entries, the world team's 64) before a blocking collective of another team; the others
+ * post theirs after it (for the world team's requests, a sync of another team).  Legal:
+ * the requests of a team need the same order on every member, not the same place among
+ * other teams' collectives.  A post that waited for
+ * the others to complete earlier requests waited for ever.  PE 0 then computes without
+ * calling the library (its engine thread publishes what its posts left), and waits for
+ * its requests last to first. */
+#define AHEAD_MAX 80
+static long adst[AHEAD_MAX][8 * 64], asrc[AHEAD_MAX][64];
+
+static void ahead(shmem_team_t t, shmem_team_t u, int k)
+{
+    shmemx_req_h r[AHEAD_MAX];
+    int n = shmem_team_n_pes(t), tme = shmem_team_my_pe(t);
+
+    for (int i = 0; i < k; i++)
+        for (int x = 0; x < 64; x++)
+            asrc[i][x] = 1000 * tme + i + x;
+    shmem_barrier_all();
+    if (me != 0)
+        shmem_team_sync(u);
+    for (int i = 0; i < k; i++) {
+        switch (i % 4) {
+        case 0: CHECK(shmemx_long_fcollect_nb(t, adst[i], asrc[i], 64, &r[i]) == 0); break;
+        case 1: CHECK(shmemx_long_broadcast_nb(t, adst[i], asrc[i], 8, i % n, &r[i]) == 0); break;
+        case 2: CHECK(shmemx_long_sum_reduce_nb(t, adst[i], asrc[i], 64, &r[i]) == 0); break;
+        default: CHECK(shmemx_long_sum_exscan_nb(t, adst[i], asrc[i], 8, &r[i]) == 0); break;
+        }
+    }
+    if (me == 0)
+        shmem_team_sync(u);
+    if (me == 0) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        do
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+        while ((t1.tv_sec - t0.tv_sec) * 1000000000L + (t1.tv_nsec - t0.tv_nsec) < 20000000L);
+    }
+    for (int i = 0; i < k; i++)
+        wait_or_test(&r[me == 0 ? k - 1 - i : i], i % 2);
+    for (int i = 0; i < k; i++) {
+        for (int x = 0; x < 64; x++) {
+            long sum = 1000L * n * (n - 1) / 2 + (long)n * (i + x);
+            long ex = 1000L * tme * (tme - 1) / 2 + (long)tme * (i + x);
+            switch (i % 4) {
+            case 0:
+                for (int j = 0; j < n; j++)
+                    CHECK(adst[i][j * 64 + x] == 1000 * j + i + x);
+                break;
+            case 1: CHECK(x >= 8 || adst[i][x] == 1000 * (i % n) + i + x); break;
+            case 2: CHECK(adst[i][x] == sum); break;
+            default: CHECK(x >= 8 || adst[i][x] == ex); break;
+            }
+        }
+    }
+    shmem_barrier_all();
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "all";
@@ -365,6 +424,16 @@ int main(int argc, char **argv)
     npes = shmem_n_pes();
     if (!strcmp(mode, "progress"))
         return progress();
+    if (!strcmp(mode, "ahead")) {
+        shmem_team_t t;
+        if (npes > 8)
+            return test_finish("nbc_coll ahead (skipped: more than 8 PEs)");
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &t);
+        ahead(t, SHMEM_TEAM_WORLD, 40);
+        ahead(SHMEM_TEAM_WORLD, t, AHEAD_MAX);
+        shmem_team_destroy(t);
+        return test_finish("nbc_coll ahead");
+    }
     if (!strcmp(mode, "pending") || !strcmp(mode, "bad_pending")) {
         pending(mode[0] == 'b');
         return test_finish("nbc_coll pending");
