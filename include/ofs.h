@@ -126,6 +126,9 @@ struct ofs_state {
     /* more PEs on my node than CPUs I may run on: waiting PEs must give the CPU away */
     int oversubscribed;
     int pes_per_cpu; /* PEs on my node per CPU I may run on, rounded up (at least 1) */
+    /* a library thread of mine can run beside me: I may run on more than one CPU and my
+     * node has fewer PEs than CPUs */
+    int cpu_spare;
     struct ofs_params params;
 };
 extern struct ofs_state ofs_g OFS_HIDDEN;

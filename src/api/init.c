@@ -49,6 +49,7 @@ static void init_oversubscribed(void)
             on_host += ofs_g.node_of[pe] / ofs_g.n_pes == host;
     }
     ofs_g.oversubscribed = on_host > ncpu;
+    ofs_g.cpu_spare = ofs_cpus_usable() > 1 && on_host < ncpu;
     ofs_g.pes_per_cpu = on_host > ncpu ? (on_host + ncpu - 1) / ncpu : 1;
 }
 

@@ -82,7 +82,8 @@ struct nbc_op {
 };
 
 /* Bytes an operation moves or folds.  A post that leaves NBC_HEAVY_MIN bytes or more of
- * a request undone wakes the engine thread at once (nbc_thread_kick). */
+ * a request undone wakes the engine thread at once where it has a spare CPU
+ * (nbc_thread_kick). */
 #define NBC_HEAVY_MIN 65536
 static inline size_t nbc_op_bytes(const struct nbc_op *op)
 {
@@ -319,8 +320,9 @@ void nbc_bell_ring(uint64_t *bell) OFS_HIDDEN;
  * or the bell changed since. */
 void nbc_bell_nap(int (*done)(void *), void *arg) OFS_HIDDEN;
 /* A request was posted and not completed at once: start the thread (first time), wake it
- * from its deep sleep, and, for a request moving at least NBC_HEAVY_MIN bytes, at once
- * from its linger (so that it moves the request while the program computes). */
+ * from its deep sleep, and, for a request moving at least NBC_HEAVY_MIN bytes where the
+ * thread has a CPU beside its PE's (ofs_g.cpu_spare), at once from its linger (so that it
+ * moves the request while the program computes). */
 void nbc_thread_kick(size_t bytes) OFS_HIDDEN;
 void nbc_thread_stop(void) OFS_HIDDEN;
 

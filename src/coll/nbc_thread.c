@@ -4,8 +4,9 @@
  * Started with the first request that a post did not complete.  With nothing outstanding
  * it lingers NBC_LINGER_NS (a condition variable with a timeout of NBC_LINGER_NAP_NS, so
  * that a post/wait loop of small requests costs no wake-up per request, while a post of
- * NBC_HEAVY_MIN bytes or more wakes it at once: that request is worth moving while the
- * program computes), then sleeps on the condition variable until a post wakes it.  While
+ * NBC_HEAVY_MIN bytes or more wakes it at once where it has a CPU of its own: that request
+ * is worth moving while the program computes), then sleeps on the condition variable
+ * until a post wakes it.  While
  * an application thread waits in shmemx_req_wait it stands by (that thread drives the
  * engine; polling too would only take the CPU and the engine's lock from it).  Otherwise
  * it makes passes; after a pass that moved nothing it sleeps on the bell when every
@@ -188,11 +189,18 @@ void nbc_thread_kick(size_t bytes)
 
     if (!ofs_g.params.NBC_THREAD)
         return;
-    if (bytes >= NBC_HEAVY_MIN) /* worth moving while the program computes: serve it */
+    /* Worth moving while the program computes, where the thread has a CPU to do it on:
+     * serve it at once.  On its PE's own CPU (a PE bound to one core, or no CPU to spare
+     * on the node) the woken thread preempts the post and then takes turns with the
+     * computing program, moving nothing sooner (docs/nbc.md, "A heavy post wakes the
+     * thread only beside a spare CPU"); its linger and stand-by steps serve a PE that
+     * computes. */
+    int heavy = bytes >= NBC_HEAVY_MIN && ofs_g.cpu_spare;
+    if (heavy)
         __atomic_store_n(&thr.serve_now, 1, __ATOMIC_SEQ_CST);
     need = !__atomic_load_n(&thr.on, __ATOMIC_ACQUIRE) ||
            __atomic_load_n(&thr.deep, __ATOMIC_SEQ_CST) ||
-           (bytes >= NBC_HEAVY_MIN && __atomic_load_n(&thr.lingering, __ATOMIC_SEQ_CST));
+           (heavy && __atomic_load_n(&thr.lingering, __ATOMIC_SEQ_CST));
 
     if (!need) /* running, lingering or standing by: it sees the request within a step */
         return;
