@@ -107,6 +107,10 @@ void coll_collect_aset(const char *r, coll_total_check_fn check, void *dest, con
     if (check)
         check(r, dest, nelems, o, 0);                       /* dest holds every member's block */
     coll_grp_collectv(&g, dest, src, offs, offs + PE_size); /* ends with a barrier */
+    /* ... unless nothing moved: a member's next collect (on another pSync, as the
+     * specification allows) must not publish its length before every member read mine */
+    if (o == 0 && PE_size > 1)
+        coll_grp_barrier(&g);
     comm_attend_release();
     free(offs);
 }

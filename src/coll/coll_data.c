@@ -487,6 +487,11 @@ static void collect_offsets(const char *r, coll_total_check_fn check, struct col
         lens[i] = sizes[i];
         o = coll_total_add(r, check, dest, nelems, o, sizes[i]);
     }
+    /* With nothing to move the blocks' exchange returns at once: a member's next call
+     * that writes into others (the next collect's sizes, into this scratch) barriers
+     * first, or it could overwrite the sizes of a member that has not read them yet */
+    if (o == 0 && n > 1)
+        g->unsynced |= COLL_UNSYNC_FLAT;
     if (check)
         check(r, dest, nelems, o, 0);
 }
