@@ -106,6 +106,11 @@ void coll_check_finalize(void) OFS_HIDDEN;
  * that a PE left waiting in a collective of a team of ours that we never called ends the
  * job naming it (coll_fin.c) */
 void coll_finalize_announce(void) OFS_HIDDEN;
+/* shmem_finalize, before the launcher's fence: wait, driving progress, until every PE
+ * has announced its finalize (the count at PE 0; nothing to wait for with
+ * SHMEM_FINALIZE_WATCH=0), so that no PE sits in a PMIx fence while another may still
+ * end the job (coll_fin.c) */
+void coll_finalize_wait_all(unsigned *iter) OFS_HIDDEN;
 
 /* world PE of team member i: strided teams only (stride != 0) */
 static inline int coll_team_pe(const struct coll_team *t, int i)

@@ -154,7 +154,9 @@ void ofs_finalize(void)
     /* The implicit barrier: quiet (every operation this PE issued is complete and
      * visible at its target: over OFI the flushes and signal acknowledgements need the
      * peers' answers, which they give whether still computing, in this quiet or in the
-     * fence below, where they keep driving progress), then the launcher's PMIx fence.
+     * fence below, where they keep driving progress), then a wait until every PE has
+     * announced its finalize (no PE is in the fence while another may still end the
+     * job: coll_finalize_wait_all), then the launcher's PMIx fence.
      * When a PE leaves the fence every PE has passed its quiet: nobody sends anything
      * or touches another PE's memory any more, and teardown is local.  No barrier over
      * the fabric: over tcp;ofi_rxm it connected the pairs of a dissemination barrier
@@ -164,6 +166,7 @@ void ofs_finalize(void)
     comm_quiet_all();
     msg_bye(); /* after the quiet: every record of this PE is in its receiver's ring */
     ofs_g.finalizing = 1;
+    coll_finalize_wait_all(&iter);
     rt_barrier_poll(init_fini_poll, &iter);
     comm_wait_end();
     msg_fini();

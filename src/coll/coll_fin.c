@@ -118,6 +118,37 @@ void coll_finalize_announce(void)
     comm_quiet(COMM_CTX_DEFAULT);
 }
 
+/* Every PE waits here until the finalize count at FIN_HUB has reached the number of PEs,
+ * before the launcher's fence: a PE that ends the job meanwhile (a member named by the
+ * watch, shmem_global_exit while the others finalize, as the specification's example
+ * does, a PE that failed) finds the others in this wait, not inside a PMIx fence.  Open
+ * MPI 4.1's mpiexec, killing a job whose PEs sit in a fence, now and then misses their
+ * exits, hangs or crashes in its own teardown (docs/reliability.md).  Out of load/store
+ * reach of FIN_HUB the count is read by get, at intervals doubling from 20 us to 4 ms:
+ * the link to FIN_HUB is the one the announcement used. */
+void coll_finalize_wait_all(unsigned *iter)
+{
+    const uint64_t *cnt = coll_fin.board ? &coll_fin.board[ofs_g.n_pes + 1] : NULL;
+    const uint64_t *p;
+    uint64_t v = 0, next = 0, gap = 20000;
+
+    if (!cnt || ofs_g.n_pes < 2)
+        return;
+    p = comm_ptr(cnt, FIN_HUB);
+    for (;;) {
+        if (p) {
+            v = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+        } else if (ofs_clock_ns() >= next) {
+            comm_get(COMM_CTX_DEFAULT, &v, cnt, sizeof(v), FIN_HUB);
+            next = ofs_clock_ns() + gap;
+            gap = gap < 4000000 ? gap * 2 : gap;
+        }
+        if (v >= (uint64_t)ofs_g.n_pes)
+            return;
+        comm_wait_backoff(iter);
+    }
+}
+
 /* Of the PEs that find pe's finalize in their way, the first to claim it on pe (the word
  * after the board) reports, so that the job ends with one line; the others go on
  * waiting for the end it brings, and report themselves should it not come within

@@ -7,4 +7,4 @@ test_reliability_rel_prog_LDADD = $(TEST_LDADD)
 EXTRA_DIST += test/reliability/expect_fail.sh test/reliability/local.mk test/reliability/valgrind.sh \
 	test/reliability/valgrind.supp test/reliability/small_shm.sh test/reliability/init_abort.sh \
 	test/reliability/shm_regions.sh test/reliability/launcher_lost.sh test/reliability/lib.sh \
-	test/reliability/fin_watch.sh test/reliability/watch_drain.sh
+	test/reliability/fin_watch.sh test/reliability/watch_drain.sh test/reliability/fin_fence_loop.sh
