@@ -49,6 +49,8 @@ static const struct init_agree {
     { "NBC_SHM", AGREE_LONG, offsetof(struct ofs_params, NBC_SHM) },
     { "NBC_DIRECT", AGREE_BOOL, offsetof(struct ofs_params, NBC_DIRECT) },
     { "STATS", AGREE_BOOL, offsetof(struct ofs_params, STATS) }, /* the dump is collective */
+    /* shmem_finalize waits for every PE's add to the finalize count */
+    { "FINALIZE_WATCH", AGREE_BOOL, offsetof(struct ofs_params, FINALIZE_WATCH) },
 };
 #define AGREE_N (sizeof(init_agree_tab) / sizeof(init_agree_tab[0]))
 #define AGREE_VAL 32 /* longer values (not valid for any of them) compare truncated */

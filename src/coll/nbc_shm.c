@@ -611,7 +611,7 @@ static int entries_free(struct nbc_team *nt, const struct coll_nbc_req *q)
 static void publish(struct nbc_team *nt, struct coll_nbc_req *q)
 {
     const struct nbc_fast *f = &q->f;
-    int n = nt->team->size, me = nt->team->my_pe, publish = 1;
+    int n = nt->team->size, me = nt->team->my_pe, bells = 1;
     size_t len = f->nelems * f->es;
     uint64_t s = f->seq, sl = s + f->k - 1, d = nt->fdepth;
     char *dest = f->dest, *ring = nt->fring[me];
@@ -630,8 +630,8 @@ static void publish(struct nbc_team *nt, struct coll_nbc_req *q)
     }
     switch (f->direct ? COLL_NBC_SYNC : f->kind) {
     case COLL_NBC_BCAST:
-        publish = me == f->root;
-        if (publish && len) {
+        bells = me == f->root;
+        if (bells && len) {
             ring_write(ring, s, 0, src, len, d);
             if (dest != src)
                 memmove(dest, src, len);
@@ -660,7 +660,7 @@ static void publish(struct nbc_team *nt, struct coll_nbc_req *q)
     default: break;
     }
     __atomic_store_n(entry_sig(ring, s, d), f->sig, __ATOMIC_RELAXED);
-    if (publish) {
+    if (bells) {
         /* the data, then the number, then the bells: a sleeper sets its bell's bit before
          * its last look at the entries (nbc_bell_nap), so one of the two sees the other */
         for (uint64_t e = s; e <= sl; e++) /* a reader looks at the last one */
