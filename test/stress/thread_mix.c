@@ -549,6 +549,10 @@ struct own {
     int dirty;   /* stores or AMOs issued since its last quiet */
 };
 enum { PF_CNT, PF_TICK, PF_SWAP, PF_B64, PF_B32 };
+struct pend {
+    int state; /* 0: nothing in flight, 1: writes in flight on ctx */
+    shmem_ctx_t ctx;
+};
 struct pfetch {
     int kind, type, idx, target;
     void *where;
@@ -560,9 +564,11 @@ struct worker {
     struct own own[MAXCTX];
     int nown;
     int def_dirty, pool_dirty[2];
-    int dirty[MAXPE];      /* my region on pe may have stores in flight */
+    /* writes in flight to my region / my bits of the and-or-xor words on each PE, all on
+     * one context (a write on another context quiets first; on the same one, a fence
+     * orders them: puts and AMOs to one PE are unordered otherwise) */
+    struct pend rpend[MAXPE], b64pend[MAXPE], b32pend[MAXPE];
     int send_pending;      /* sends whose completion a receiver waits for */
-    int bknown64[MAXPE], bknown32[MAXPE];
     char *scratch;
     size_t sused;
     struct pfetch pf[MAXFETCH];
@@ -599,10 +605,10 @@ static void quiet_all(struct worker *w)
     else
         shmem_ctx_quiet(SHMEM_CTX_DEFAULT);
     w->def_dirty = 0;
-    memset(w->dirty, 0, sizeof w->dirty);
+    memset(w->rpend, 0, sizeof w->rpend);
+    memset(w->b64pend, 0, sizeof w->b64pend);
+    memset(w->b32pend, 0, sizeof w->b32pend);
     w->send_pending = 0;
-    for (int p = 0; p < npes; p++)
-        w->bknown64[p] = w->bknown32[p] = 1;
     process_fetches(w);
     w->sused = 0;
 }
@@ -672,6 +678,39 @@ static void mark_dirty(struct worker *w, struct cref *c)
         w->pool_dirty[c->idx] = 1;
     else if (c->kind == C_OWN)
         w->own[c->idx].dirty = 1;
+}
+
+/* before a write through c to a location with writes in flight */
+static void order_before(struct worker *w, struct pend *p, struct cref *c)
+{
+    if (!p->state)
+        return;
+    if (c->kind != C_SER && p->ctx == c->ctx && rndn(&w->r, 4)) {
+        if (c->kind == C_DEFAULT && rndn(&w->r, 2))
+            shmem_fence();
+        else
+            shmem_ctx_fence(c->ctx);
+        return;
+    }
+    quiet_all(w);
+}
+static void note_pend(struct pend *p, struct cref *c)
+{
+    if (c->kind == C_SER)
+        return; /* quieted at once */
+    p->state = 1;
+    p->ctx = c->ctx;
+}
+static void forget_ctx(struct worker *w, shmem_ctx_t c) /* destroyed: its writes completed */
+{
+    for (int i = 0; i < MAXPE; i++) {
+        if (w->rpend[i].state && w->rpend[i].ctx == c)
+            w->rpend[i].state = 0;
+        if (w->b64pend[i].state && w->b64pend[i].ctx == c)
+            w->b64pend[i].state = 0;
+        if (w->b32pend[i].state && w->b32pend[i].ctx == c)
+            w->b32pend[i].state = 0;
+    }
 }
 
 static void ser_begin(struct cref *c)
@@ -781,6 +820,7 @@ static void op_rma(struct worker *w)
         size_t lspan = ((n - 1) * (op == R_IPUT ? sst : 1) + 1) * sz;
         void *src = op == R_PUT_NBI ? salloc(w, lspan) : w->lbuf;
         fill(w, src, lspan, type);
+        order_before(w, &w->rpend[pe], &c);
         ser_begin(&c);
         rma_fns[type](op, c.ctx, plain, rem, src, (ptrdiff_t)dst, (ptrdiff_t)sst, n, tpe);
         ser_end(&c);
@@ -788,10 +828,10 @@ static void op_rma(struct worker *w)
             memcpy(&model[t][pe][off + i * (op == R_IPUT ? dst : 1) * sz],
                    (char *)src + i * (op == R_IPUT ? sst : 1) * sz, sz);
         mark_dirty(w, &c);
-        w->dirty[pe] = 1;
+        note_pend(&w->rpend[pe], &c);
         return;
     }
-    if (w->dirty[pe])
+    if (w->rpend[pe].state)
         quiet_all(w);
     size_t lspan = ((n - 1) * (op == R_IGET ? dst : 1) + 1) * sz;
     char *dest = op == R_GET_NBI ? salloc(w, lspan) : w->lbuf;
@@ -829,6 +869,7 @@ static void op_memrma(struct worker *w)
     if (op < 2) {
         void *src = op == 1 ? salloc(w, n + 1) : w->lbuf;
         fill(w, src, n, RT_char);
+        order_before(w, &w->rpend[pe], &c);
         ser_begin(&c);
         if (op == 0) {
             if (plain)
@@ -844,10 +885,10 @@ static void op_memrma(struct worker *w)
         ser_end(&c);
         memcpy(&model[t][pe][off], src, n);
         mark_dirty(w, &c);
-        w->dirty[pe] = 1;
+        note_pend(&w->rpend[pe], &c);
         return;
     }
-    if (w->dirty[pe])
+    if (w->rpend[pe].state)
         quiet_all(w);
     char *dest = op == 3 ? salloc(w, n + 1) : w->lbuf;
     memset(dest, 0x5A, n);
@@ -888,7 +929,7 @@ static void op_ptr(struct worker *w)
         fail(t, "shmem_query_thread gives %d in a worker", prov);
     if (!p)
         return;
-    if (w->dirty[pe])
+    if (w->rpend[pe].state)
         quiet_all(w);
     tr(t, "ptr pe %d", pe);
     check_bytes(w, (uint8_t *)p, model[t][pe], RW, "load through shmem_ptr", pe, 0);
@@ -1049,7 +1090,8 @@ static void op_bits(struct worker *w)
     uint64_t after = kind == 0 ? before & ~m : kind == 1 ? before | m : before ^ m;
     uint64_t arg = kind == 0 ? ~m : m;
     uint64_t got = 0;
-    int known = w64 ? w->bknown64[pe] : w->bknown32[pe];
+    struct pend *bp = w64 ? &w->b64pend[pe] : &w->b32pend[pe];
+    order_before(w, bp, &c);
     if (w64) {
         uint64_t *d = &bword64;
         switch (op) {
@@ -1093,15 +1135,12 @@ static void op_bits(struct worker *w)
         bmodel32[t][pe] = (uint32_t)after;
         mine &= 0xffffffffULL;
     }
-    if (op >= 3 && op <= 5 && known && (got & mine) != (before & mine))
+    if (op >= 3 && op <= 5 && (got & mine) != (before & mine))
         fail(t, "%s on the %d-bit word of pe %d fetched my bits as %" PRIx64 ", expected %" PRIx64, nm[op],
              w64 ? 64 : 32, pe, got & mine, before & mine);
     if (op < 3 || op > 5) {
         mark_dirty(w, &c);
-        if (w64)
-            w->bknown64[pe] = 0;
-        else
-            w->bknown32[pe] = 0;
+        note_pend(bp, &c);
     }
 }
 
@@ -1134,6 +1173,7 @@ static void op_ctx(struct worker *w)
         ts[t].op = "ctx_destroy";
         tr(t, "ctx_destroy own %d (team %d, dirty %d)", i, w->own[i].team, w->own[i].dirty);
         shmem_ctx_destroy(w->own[i].ctx); /* completes its operations */
+        forget_ctx(w, w->own[i].ctx);
         w->own[i] = w->own[--w->nown];
         return;
     }
@@ -1496,8 +1536,9 @@ static void *worker_main(void *arg)
     struct worker *w = arg;
     int t = w->t;
     w->r.s = mix64(seed ^ mix64((uint64_t)ep * 0x10001 + (uint64_t)me * 131 + (uint64_t)t));
-    for (int p = 0; p < npes; p++)
-        w->bknown64[p] = w->bknown32[p] = 1;
+    memset(w->rpend, 0, sizeof w->rpend);
+    memset(w->b64pend, 0, sizeof w->b64pend);
+    memset(w->b32pend, 0, sizeof w->b32pend);
     for (int s = 0; s < P.steps; s++) {
         ts[t].step = s;
         if (t == 0 && P.wcoll[s])
