@@ -47,11 +47,12 @@
  * - Now and then a worker calls shmem_fence/quiet, shmem_ctx_fence/quiet,
  *   shmem_pe_accessible, shmem_addr_accessible, shmem_ptr, shmem_query_thread.
  *
- *   thread_mix [--seed S] [--iters N] [--threads T] [--steps S] [--ops K] [--trace]
- *              [--watchdog SECONDS]
+ *   thread_mix [--seed S] [--iters N] [--threads T] [--steps S] [--ops K] [--focus KIND]
+ *              [--trace] [--watchdog SECONDS]
  * --iters episodes (default 100), --threads workers per PE (default 3, at most 8),
  * --steps the most steps of an episode (6), --ops the most operations of a worker per
- * step (24); --trace prints each episode on PE 0 and every worker's operations to stderr.
+ * step (24); --focus rma|mem|amo|bits|ticket|swap|ctx|sync|ptr|lock makes 70% of the
+ * operations of that kind; --trace prints each episode on PE 0 and every worker's operations to stderr.
  * The seed is printed on failure (default fixed).  The watchdog (default 60 s per
  * episode, 0: off) names the episode, step and operation every thread is in.
  */
@@ -110,6 +111,10 @@ static uint64_t rndn(struct rng *r, uint64_t n)
 /* ---- options, globals ---- */
 static uint64_t seed = 12345;
 static int iters = 100, nthr = 3, maxsteps = 6, maxops = 24, trace, wd_sec = 60;
+/* --focus: 70% of a worker's operations of one kind (a value of k in worker_main) */
+static const char *focus_name[] = { "rma", "mem", "amo", "bits", "ticket", "swap", "ctx", "sync", "ptr", "lock" };
+static const int focus_k[] = { 0, 22, 34, 60, 68, 74, 79, 86, 93, 96 };
+static int focus = -1;
 static int me, npes;
 static int ep;                 /* current episode */
 static struct rng grng;        /* the same on every PE */
@@ -1546,6 +1551,8 @@ static void *worker_main(void *arg)
         int nops = (int)rndn(&w->r, (uint64_t)maxops + 1);
         for (int i = 0; i < nops; i++) {
             int k = (int)rndn(&w->r, 100);
+            if (focus >= 0 && rndn(&w->r, 10) < 7)
+                k = focus_k[focus];
             if (k < 22)
                 op_rma(w);
             else if (k < 34)
@@ -1910,8 +1917,18 @@ int main(int argc, char **argv)
             wd_sec = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--trace"))
             trace = 1;
+        else if (!strcmp(argv[i], "--focus") && i + 1 < argc) {
+            i++;
+            for (int f = 0; f < (int)(sizeof focus_k / sizeof focus_k[0]); f++)
+                if (!strcmp(argv[i], focus_name[f]))
+                    focus = f;
+            if (focus < 0) {
+                fprintf(stderr, "thread_mix: --focus rma|mem|amo|bits|ticket|swap|ctx|sync|ptr|lock\n");
+                return 2;
+            }
+        }
         else {
-            fprintf(stderr, "usage: thread_mix [--seed S] [--iters N] [--threads T] [--steps S] [--ops K] [--trace] [--watchdog SEC]\n");
+            fprintf(stderr, "usage: thread_mix [--seed S] [--iters N] [--threads T] [--steps S] [--ops K] [--focus KIND] [--trace] [--watchdog SEC]\n");
             return 2;
         }
     }
