@@ -184,15 +184,17 @@ struct wteam {
 };
 static struct wteam wt[NWTEAM];
 static int nwt;
-static shmem_ctx_t pool[2];
+static shmem_ctx_t pool[3]; /* shareable, used by every worker at once */
+static int pool_team[3];     /* -1: world; else a worker team (PE numbers relative to it),
+                              * left to shmem_team_destroy to destroy */
 static int npool;
 static shmem_ctx_t serctx; /* SERIALIZED, shared under sermu */
 static int have_ser;
 static pthread_mutex_t sermu = PTHREAD_MUTEX_INITIALIZER;
 
 /* ---- the episode plan ---- */
-enum { G_SIGSET, G_SIGADD, G_FLAGFENCE, G_FLAGQUIET, G_N };
-static const char *gname[G_N] = { "sig_set", "sig_add", "flag_fence", "flag_quiet" };
+enum { G_SIGSET, G_SIGADD, G_FLAGFENCE, G_FLAGQUIET, G_FLAGADD, G_N };
+static const char *gname[G_N] = { "sig_set", "sig_add", "flag_fence", "flag_quiet", "flag_add" };
 struct group {
     int rp, rt, rstep, kind, k, first, method;
     uint64_t total; /* SIGADD: the sum of the adds; SIGSET: the value */
@@ -310,7 +312,7 @@ static void draw_plan(void)
             M->sstep = (int)rndn(&grng, (uint64_t)G->rstep + 1);
             M->len = 1 + (int)rndn(&grng, MW);
             M->variant = (int)rndn(&grng, 8);
-            if (G->kind == G_SIGADD)
+            if (G->kind == G_SIGADD || G->kind == G_FLAGADD)
                 M->val = 1 + rndn(&grng, 1000);
             else if (G->kind == G_SIGSET)
                 M->val = (mix64(seed + (uint64_t)ep * 7919 + (uint64_t)p->nmsg) | 1);
@@ -557,6 +559,8 @@ enum { PF_CNT, PF_TICK, PF_SWAP, PF_B64, PF_B32 };
 struct pend {
     int state; /* 0: nothing in flight, 1: writes in flight on ctx */
     shmem_ctx_t ctx;
+    int team;  /* of ctx: -1 world */
+    int kind;  /* C_DEFAULT, C_POOL, C_OWN */
 };
 struct pfetch {
     int kind, type, idx, target;
@@ -568,7 +572,7 @@ struct worker {
     struct rng r;
     struct own own[MAXCTX];
     int nown;
-    int def_dirty, pool_dirty[2];
+    int def_dirty, pool_dirty[3];
     /* writes in flight to my region / my bits of the and-or-xor words on each PE, all on
      * one context (a write on another context quiets first; on the same one, a fence
      * orders them: puts and AMOs to one PE are unordered otherwise) */
@@ -641,11 +645,14 @@ static int pick_ctx(struct worker *w, int pe, struct cref *c, int allow_ser)
             return pe;
         }
         if (k == 2 && npool) {
+            int i = (int)rndn(&w->r, (uint64_t)npool);
+            if (pool_team[i] >= 0 && wt[pool_team[i]].rel[pe] < 0)
+                continue;
             c->kind = C_POOL;
-            c->idx = (int)rndn(&w->r, (uint64_t)npool);
-            c->ctx = pool[c->idx];
-            c->team = -1;
-            return pe;
+            c->idx = i;
+            c->ctx = pool[i];
+            c->team = pool_team[i];
+            return team_rel(c->team, pe);
         }
         if (k == 3 && have_ser && allow_ser) {
             c->kind = C_SER;
@@ -686,7 +693,7 @@ static void mark_dirty(struct worker *w, struct cref *c)
 }
 
 /* before a write through c to a location with writes in flight */
-static void order_before(struct worker *w, struct pend *p, struct cref *c)
+static void order_before(struct worker *w, struct pend *p, struct cref *c, int pe)
 {
     if (!p->state)
         return;
@@ -697,6 +704,19 @@ static void order_before(struct worker *w, struct pend *p, struct cref *c)
             shmem_ctx_fence(c->ctx);
         return;
     }
+    if (rndn(&w->r, 2)) {
+        /* complete only the writes to that PE (1.6 shmem_ctx_pe_quiet) */
+        int tp = team_rel(p->team, pe);
+        if (tp < 0)
+            fail(w->t, "test bug: pe_quiet of pe %d on team %d kind %d", pe, p->team, p->kind);
+        ts[w->t].op = "pe_quiet";
+        if (p->kind == C_DEFAULT && rndn(&w->r, 2))
+            shmem_pe_quiet(&tp, 1);
+        else
+            shmem_ctx_pe_quiet(p->ctx, &tp, 1);
+        p->state = 0;
+        return;
+    }
     quiet_all(w);
 }
 static void note_pend(struct pend *p, struct cref *c)
@@ -705,6 +725,8 @@ static void note_pend(struct pend *p, struct cref *c)
         return; /* quieted at once */
     p->state = 1;
     p->ctx = c->ctx;
+    p->team = c->team;
+    p->kind = c->kind;
 }
 static void forget_ctx(struct worker *w, shmem_ctx_t c) /* destroyed: its writes completed */
 {
@@ -825,7 +847,7 @@ static void op_rma(struct worker *w)
         size_t lspan = ((n - 1) * (op == R_IPUT ? sst : 1) + 1) * sz;
         void *src = op == R_PUT_NBI ? salloc(w, lspan) : w->lbuf;
         fill(w, src, lspan, type);
-        order_before(w, &w->rpend[pe], &c);
+        order_before(w, &w->rpend[pe], &c, pe);
         ser_begin(&c);
         rma_fns[type](op, c.ctx, plain, rem, src, (ptrdiff_t)dst, (ptrdiff_t)sst, n, tpe);
         ser_end(&c);
@@ -874,7 +896,7 @@ static void op_memrma(struct worker *w)
     if (op < 2) {
         void *src = op == 1 ? salloc(w, n + 1) : w->lbuf;
         fill(w, src, n, RT_char);
-        order_before(w, &w->rpend[pe], &c);
+        order_before(w, &w->rpend[pe], &c, pe);
         ser_begin(&c);
         if (op == 0) {
             if (plain)
@@ -1096,7 +1118,7 @@ static void op_bits(struct worker *w)
     uint64_t arg = kind == 0 ? ~m : m;
     uint64_t got = 0;
     struct pend *bp = w64 ? &w->b64pend[pe] : &w->b32pend[pe];
-    order_before(w, bp, &c);
+    order_before(w, bp, &c, pe);
     if (w64) {
         uint64_t *d = &bword64;
         switch (op) {
@@ -1325,6 +1347,16 @@ static void send_msg(struct worker *w, int mi)
         }
         mark_dirty(w, &c);
         w->send_pending = 1;
+    } else if (G->kind == G_FLAGADD) {
+        if (M->variant & 1)
+            shmem_ctx_putmem_nbi(c.ctx, mdata[mi], src, (size_t)M->len, tpe);
+        else
+            shmem_ctx_putmem(c.ctx, mdata[mi], src, (size_t)M->len, tpe);
+        shmem_ctx_fence(c.ctx);
+        shmem_ctx_uint64_atomic_add(c.ctx, &mflag[G->first], M->val, tpe);
+        mark_dirty(w, &c);
+        if ((M->variant & 1) || (M->variant & 4))
+            w->send_pending = 1;
     } else if (G->kind == G_FLAGFENCE) {
         if (M->variant & 1)
             shmem_ctx_putmem_nbi(c.ctx, mdata[mi], src, (size_t)M->len, tpe);
@@ -1398,6 +1430,23 @@ static void recv_group(struct worker *w, int gi)
         if (v != G->total)
             fail(t, "signal of group %d (%s, %d senders) is %" PRIu64 ", expected %" PRIu64, gi,
                  gname[G->kind], G->k, v, G->total);
+        for (int i = 0; i < G->k; i++)
+            check_msg(w, G->first + i);
+        return;
+    }
+    if (G->kind == G_FLAGADD) {
+        uint64_t *f = &mflag[G->first];
+        if (G->method < 5) {
+            ts[t].op = "wait_until GE (flag_add)";
+            shmem_uint64_wait_until(f, SHMEM_CMP_GE, G->total);
+        } else {
+            ts[t].op = "test GE loop (flag_add)";
+            while (!shmem_uint64_test(f, SHMEM_CMP_GE, G->total))
+                sched_yield();
+        }
+        if (*f != G->total)
+            fail(t, "flag of group %d (flag_add, %d senders) is %" PRIu64 ", expected %" PRIu64, gi, G->k, *f,
+                 G->total);
         for (int i = 0; i < G->k; i++)
             check_msg(w, G->first + i);
         return;
@@ -1773,10 +1822,13 @@ static void boundary(void)
 {
     int T = MAXT;
     ts[T].step = -1;
-    /* shared contexts: made again */
+    int remake = !nwt || rndn(&grng, 4) == 0;
+    /* shared contexts: made again; a team's is left to shmem_team_destroy when the
+     * team goes */
     ts[T].op = "destroy shared contexts";
     for (int i = 0; i < npool; i++)
-        shmem_ctx_destroy(pool[i]);
+        if (pool_team[i] < 0 || !remake)
+            shmem_ctx_destroy(pool[i]);
     npool = 0;
     if (have_ser)
         shmem_ctx_destroy(serctx);
@@ -1817,7 +1869,7 @@ static void boundary(void)
         rbuf_size = need + extra;
     }
     /* worker teams: destroyed and split again now and then */
-    if (!nwt || rndn(&grng, 4) == 0) {
+    if (remake) {
         ts[T].op = "team_destroy (worker teams)";
         for (int i = 0; i < nwt; i++)
             if (wt[i].team != SHMEM_TEAM_INVALID)
@@ -1828,9 +1880,20 @@ static void boundary(void)
     }
     ts[T].op = "create shared contexts";
     npool = (int)rndn(&grng, 3);
-    for (int i = 0; i < npool; i++)
+    for (int i = 0; i < npool; i++) {
+        pool_team[i] = -1;
         if (shmem_ctx_create(0, &pool[i]))
             fail(T, "shmem_ctx_create(0) for the shared pool failed");
+    }
+    if (rndn(&grng, 2)) {
+        int j = (int)rndn(&grng, (uint64_t)nwt);
+        if (wt[j].rel[me] >= 0) {
+            pool_team[npool] = j;
+            if (shmem_team_create_ctx(wt[j].team, 0, &pool[npool]))
+                fail(T, "shmem_team_create_ctx(%s, 0) for the shared pool failed", wt[j].name);
+            npool++;
+        }
+    }
     if (rndn(&grng, 2)) {
         if (shmem_ctx_create(SHMEM_CTX_SERIALIZED, &serctx))
             fail(T, "shmem_ctx_create(SERIALIZED) failed");
@@ -2004,7 +2067,8 @@ int main(int argc, char **argv)
     }
     shmem_barrier_all();
     for (int i = 0; i < npool; i++)
-        shmem_ctx_destroy(pool[i]);
+        if (pool_team[i] < 0)
+            shmem_ctx_destroy(pool[i]);
     if (have_ser)
         shmem_ctx_destroy(serctx);
     for (int i = 0; i < nwt; i++)
