@@ -3,7 +3,8 @@ FUNC_TESTS = test/functional/hello test/functional/rma_basic test/functional/amo
 	test/functional/heap_limits test/functional/v16_api \
 	test/functional/ctx_team_pe test/functional/wait_end test/functional/no_finalize \
 	test/functional/ctx_drive test/functional/cache_depr test/functional/heap_align \
-	test/functional/ctx_many test/functional/ctx_threads test/functional/any_fair
+	test/functional/ctx_many test/functional/ctx_threads test/functional/any_fair \
+	test/functional/ctx_deliver
 check_PROGRAMS += $(FUNC_TESTS)
 test_functional_hello_LDADD = $(TEST_LDADD)
 test_functional_rma_basic_LDADD = $(TEST_LDADD)
@@ -27,6 +28,7 @@ test_functional_cache_depr_LDADD = $(TEST_LDADD)
 test_functional_no_finalize_LDADD = $(TEST_LDADD)
 test_functional_wait_end_LDADD = $(UNIT_LDADD)
 test_functional_any_fair_LDADD = $(TEST_LDADD)
+test_functional_ctx_deliver_LDADD = $(TEST_LDADD)
 check_PROGRAMS += test/functional/nbc_coll
 test_functional_nbc_coll_LDADD = $(TEST_LDADD)
 check_PROGRAMS += test/functional/nbc_edge

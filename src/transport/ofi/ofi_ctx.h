@@ -72,7 +72,9 @@ struct ofi_ctx {
     unsigned char *sig_pe; /* n_pes: OFI_SIG_SENT_* */
     int *sig_list;
     int sig_n;
-    /* on the list of contexts whose own endpoint sent messages (ofi_sig_drive) */
+    /* on the list of contexts whose own endpoint is driven (ofi_sig_drive): 0 not yet,
+     * OFI_DRIVE_RMA while writes are in flight, OFI_DRIVE_MSG always (it sent messages);
+     * OFI_DRIVE_NEVER: the default context (ofi_progress drives it) */
     int on_drive;
     struct ofi_ctx *drive_next, *drive_prev;
     struct ofi_ctx *spare_next; /* destroyed, kept for the next context */
@@ -165,9 +167,15 @@ void ofi_cq_err_fatal(const struct ofi_ctx *c, struct fid_cq *cq, const struct f
 /* Fatal unless the context's error counters are as last seen. */
 void ofi_ctx_check_errors(struct ofi_ctx *c) OFS_HIDDEN;
 
-/* Count a write or non-fetching atomic to pe (put_issued), noting where it went. */
+/* Count a write or non-fetching atomic to pe (put_issued), noting where it went.  A
+ * context's own endpoint joins the drive list at its first: some providers (sockets
+ * with manual progress, udp;ofi_rxd) deliver an injected write only while the sending
+ * endpoint is driven, and a team context's shmem_ctx_p or atomic_set waited otherwise
+ * for that context's next quiet while its target polled the flag. */
 static inline void ofi_ctx_put_issued(struct ofi_ctx *c, int pe)
 {
+    if (OFS_UNLIKELY(__atomic_load_n(&c->on_drive, __ATOMIC_RELAXED) == 0))
+        ofi_drive_add(c, OFI_DRIVE_RMA);
     c->put_issued++;
     if (c->wr_pe != pe + 1)
         c->wr_pe = c->wr_pe == 0 ? pe + 1 : -1;

@@ -370,8 +370,10 @@ ofs_status_t ofi_ctx_attach(struct comm_ctx *ctx)
     }
     ctx->tp[COMM_TP_OFI] = c;
     /* the first context is the default one: wait loops drive it too */
-    if (!ofi_g.dflt)
+    if (!ofi_g.dflt) {
+        __atomic_store_n(&c->on_drive, OFI_DRIVE_NEVER, __ATOMIC_RELAXED);
         __atomic_store_n(&ofi_g.dflt, c, __ATOMIC_RELEASE);
+    }
     return OFS_OK;
 }
 
@@ -393,8 +395,10 @@ void ofi_ctx_detach(struct comm_ctx *ctx)
     if (!last)
         return;
     ofi_sig_drive_remove(c);
-    if (c == ofi_g.dflt)
+    if (c == ofi_g.dflt) {
         __atomic_store_n(&ofi_g.dflt, NULL, __ATOMIC_RELEASE);
+        c->on_drive = 0;
+    }
     c->options = NULL;
     if (__atomic_load_n(&ofi_spare_off, __ATOMIC_RELAXED)) {
         ofi_ctx_free(c);

@@ -310,10 +310,16 @@ void ofi_sig_rx_close(void) OFS_HIDDEN;
 void ofi_sig_rx_free(void) OFS_HIDDEN;
 /* Messages applied so far (any thread) */
 unsigned long ofi_sig_received(void) OFS_HIDDEN;
-/* Drive the endpoints of the contexts that sent messages from their own endpoint
- * (every OFI_SIG_DRIVE_EVERY-th call; from the wait loops and the progress thread);
- * a context leaves that list when it is destroyed (ofi_sig_drive_remove). */
+/* Drive the endpoints of the contexts that sent messages from their own endpoint, and
+ * of those that wrote or ran atomics from it while these are in flight (every
+ * OFI_SIG_DRIVE_EVERY-th call; from the wait loops and the progress thread); a context
+ * joins that list at its first (ofi_drive_add: OFI_DRIVE_MSG, OFI_DRIVE_RMA) and leaves
+ * it when it is destroyed (ofi_sig_drive_remove). */
+#define OFI_DRIVE_RMA 1
+#define OFI_DRIVE_MSG 2
+#define OFI_DRIVE_NEVER (-1)
 void ofi_sig_drive(void) OFS_HIDDEN;
+void ofi_drive_add(struct ofi_ctx *c, int why) OFS_HIDDEN;
 void ofi_sig_drive_remove(struct ofi_ctx *c) OFS_HIDDEN;
 
 /* ---- ofi_progress.c ---- */

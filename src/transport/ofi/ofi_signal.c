@@ -132,19 +132,23 @@ static inline struct ofi_ctx *ofi_sig_ep_of(struct ofi_ctx *c, int pe)
 {
     return ofi_g.sig.from_target && pe != ofs_g.my_pe && !ofi_ctx_private(c) ? ofi_g.target.ctx : c;
 }
-/* Contexts whose own endpoint sent messages (not the target endpoint's, not the
- * default context's, which ofi_progress drives already): a provider that sends only
- * while the sending endpoint is driven (udp;ofi_rxd) kept a message of such a context
- * until its next quiet, while its PE waited for the answer elsewhere (a non-blocking
- * collective's signal at 3 PEs, whose engine never quiets its context, hung).  The
- * wait loops and the progress thread drive them: a counter read each, every 8th call. */
+/* Contexts whose own endpoint sent messages or writes (not the target endpoint's, not
+ * the default context's, which ofi_progress drives already): a provider that sends only
+ * while the sending endpoint is driven (udp;ofi_rxd; sockets, asked for manual
+ * progress) kept a message of such a context until its next quiet, while its PE waited
+ * for the answer elsewhere (a non-blocking collective's signal at 3 PEs, whose engine
+ * never quiets its context, hung), and so a team context's injected write or atomic.
+ * The wait loops and the progress thread drive them: a counter read each, every 8th
+ * call; one that only wrote, while its writes are in flight as it last looked. */
 #define OFI_SIG_DRIVE_EVERY 8
 static pthread_mutex_t ofi_sig_drive_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ofi_ctx *ofi_sig_drive_head;
 
-static void ofi_sig_drive_add(struct ofi_ctx *c)
+void ofi_drive_add(struct ofi_ctx *c, int why)
 {
-    if (__atomic_load_n(&c->on_drive, __ATOMIC_RELAXED))
+    int was = __atomic_load_n(&c->on_drive, __ATOMIC_RELAXED);
+
+    if (was == OFI_DRIVE_NEVER || was >= why || c == ofi_g.target.ctx || c == ofi_g.dflt)
         return;
     pthread_mutex_lock(&ofi_sig_drive_lock);
     if (!c->on_drive) {
@@ -153,14 +157,15 @@ static void ofi_sig_drive_add(struct ofi_ctx *c)
         if (c->drive_next)
             c->drive_next->drive_prev = c;
         __atomic_store_n(&ofi_sig_drive_head, c, __ATOMIC_RELEASE);
-        __atomic_store_n(&c->on_drive, 1, __ATOMIC_RELAXED);
     }
+    if (c->on_drive < why)
+        __atomic_store_n(&c->on_drive, why, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&ofi_sig_drive_lock);
 }
 
 void ofi_sig_drive_remove(struct ofi_ctx *c)
 {
-    if (!__atomic_load_n(&c->on_drive, __ATOMIC_RELAXED))
+    if (__atomic_load_n(&c->on_drive, __ATOMIC_RELAXED) <= 0)
         return;
     pthread_mutex_lock(&ofi_sig_drive_lock);
     if (c->drive_prev)
@@ -183,7 +188,10 @@ void ofi_sig_drive(void)
         return;
     /* reading a counter drives the endpoint without taking its completions */
     for (struct ofi_ctx *c = ofi_sig_drive_head; c; c = c->drive_next)
-        (void)fi_cntr_read(c->put_cntr);
+        if (c->on_drive == OFI_DRIVE_MSG ||
+            __atomic_load_n(&c->put_issued, __ATOMIC_RELAXED) !=
+                __atomic_load_n(&c->put_done, __ATOMIC_RELAXED))
+            (void)fi_cntr_read(c->put_cntr);
     pthread_mutex_unlock(&ofi_sig_drive_lock);
 }
 
@@ -214,7 +222,7 @@ static void ofi_sig_send(struct ofi_ctx *c, struct ofi_ctx *s, const struct ofi_
     ssize_t ret;
 
     if (s != ofi_g.target.ctx && s != ofi_g.dflt)
-        ofi_sig_drive_add(s);
+        ofi_drive_add(s, OFI_DRIVE_MSG);
     if (n <= ofi_sig_inject_max()) {
         char buf[OFI_SIG_HDR + OFI_SIG_INJECT_MAX];
         const void *p = h;
