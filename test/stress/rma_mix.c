@@ -124,14 +124,14 @@ static struct rng pe_rng(long ep, int pe, uint64_t salt)
     return r;
 }
 
-#define FAIL(...)                                                                              \
-    do {                                                                                       \
-        if (++fails <= 30) {                                                                   \
-            fprintf(stderr, "rma_mix: PE %d seed %" PRIu64 " episode %ld (%s): ", me, seed,  \
-                    cur_ep, cur_kind);                                                         \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fputc('\n', stderr);                                                               \
-        }                                                                                      \
+#define FAIL(...)                                                                           \
+    do {                                                                                    \
+        if (++fails <= 30) {                                                                \
+            fprintf(stderr, "rma_mix: PE %d seed %" PRIu64 " episode %ld (%s): ", me, seed, \
+                    cur_ep, cur_kind);                                                      \
+            fprintf(stderr, __VA_ARGS__);                                                   \
+            fputc('\n', stderr);                                                            \
+        }                                                                                   \
     } while (0)
 
 #define WHERE(...) snprintf(wd_where, sizeof(wd_where), __VA_ARGS__)
@@ -163,30 +163,30 @@ static void spin_a_bit(struct rng *r)
 /* ---- types ---- */
 /* kind: i integer, f float, d double, l long double; P: point-to-point sync type;
  * S: standard AMO; E: extended AMO; B: bitwise AMO */
-#define RMA_TYPES(X)                                   \
-    X(float, float, 'f', 0, 0, 1, 0)                   \
-    X(double, double, 'd', 0, 0, 1, 0)                 \
-    X(longdouble, long double, 'l', 0, 0, 0, 0)        \
-    X(char, char, 'i', 0, 0, 0, 0)                     \
-    X(schar, signed char, 'i', 0, 0, 0, 0)             \
-    X(short, short, 'i', 1, 0, 0, 0)                   \
-    X(int, int, 'i', 1, 1, 1, 0)                       \
-    X(long, long, 'i', 1, 1, 1, 0)                     \
-    X(longlong, long long, 'i', 1, 1, 1, 0)            \
-    X(uchar, unsigned char, 'i', 0, 0, 0, 0)           \
-    X(ushort, unsigned short, 'i', 1, 0, 0, 0)         \
-    X(uint, unsigned int, 'i', 1, 1, 1, 1)             \
-    X(ulong, unsigned long, 'i', 1, 1, 1, 1)           \
-    X(ulonglong, unsigned long long, 'i', 1, 1, 1, 1)  \
-    X(int8, int8_t, 'i', 0, 0, 0, 0)                   \
-    X(int16, int16_t, 'i', 0, 0, 0, 0)                 \
-    X(int32, int32_t, 'i', 1, 1, 1, 1)                 \
-    X(int64, int64_t, 'i', 1, 1, 1, 1)                 \
-    X(uint8, uint8_t, 'i', 0, 0, 0, 0)                 \
-    X(uint16, uint16_t, 'i', 0, 0, 0, 0)               \
-    X(uint32, uint32_t, 'i', 1, 1, 1, 1)               \
-    X(uint64, uint64_t, 'i', 1, 1, 1, 1)               \
-    X(size, size_t, 'i', 1, 1, 1, 0)                   \
+#define RMA_TYPES(X)                                  \
+    X(float, float, 'f', 0, 0, 1, 0)                  \
+    X(double, double, 'd', 0, 0, 1, 0)                \
+    X(longdouble, long double, 'l', 0, 0, 0, 0)       \
+    X(char, char, 'i', 0, 0, 0, 0)                    \
+    X(schar, signed char, 'i', 0, 0, 0, 0)            \
+    X(short, short, 'i', 1, 0, 0, 0)                  \
+    X(int, int, 'i', 1, 1, 1, 0)                      \
+    X(long, long, 'i', 1, 1, 1, 0)                    \
+    X(longlong, long long, 'i', 1, 1, 1, 0)           \
+    X(uchar, unsigned char, 'i', 0, 0, 0, 0)          \
+    X(ushort, unsigned short, 'i', 1, 0, 0, 0)        \
+    X(uint, unsigned int, 'i', 1, 1, 1, 1)            \
+    X(ulong, unsigned long, 'i', 1, 1, 1, 1)          \
+    X(ulonglong, unsigned long long, 'i', 1, 1, 1, 1) \
+    X(int8, int8_t, 'i', 0, 0, 0, 0)                  \
+    X(int16, int16_t, 'i', 0, 0, 0, 0)                \
+    X(int32, int32_t, 'i', 1, 1, 1, 1)                \
+    X(int64, int64_t, 'i', 1, 1, 1, 1)                \
+    X(uint8, uint8_t, 'i', 0, 0, 0, 0)                \
+    X(uint16, uint16_t, 'i', 0, 0, 0, 0)              \
+    X(uint32, uint32_t, 'i', 1, 1, 1, 1)              \
+    X(uint64, uint64_t, 'i', 1, 1, 1, 1)              \
+    X(size, size_t, 'i', 1, 1, 1, 0)                  \
     X(ptrdiff, ptrdiff_t, 'i', 1, 1, 1, 0)
 
 enum {
@@ -266,7 +266,6 @@ static void mkval(int t, uint64_t h, void *out)
     }
 }
 
-
 /* an image of cap bytes: typed elements (tail zero) or raw bytes */
 static void image(unsigned char *buf, size_t cap, int t, uint64_t key)
 {
@@ -303,10 +302,10 @@ static void team_make(int i)
     T->t = SHMEM_TEAM_INVALID;
     if (T->size < 1)
         return;
-    int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, T->start, T->stride, T->size, NULL, 0,
-                                      &T->t);
-    int member = me >= T->start && (me - T->start) % T->stride == 0 &&
-                 (me - T->start) / T->stride < T->size;
+    int rc =
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, T->start, T->stride, T->size, NULL, 0, &T->t);
+    int member =
+        me >= T->start && (me - T->start) % T->stride == 0 && (me - T->start) / T->stride < T->size;
     if (rc != 0 && member)
         FAIL("shmem_team_split_strided(%s) returned %d", T->name, rc);
     if (member != (T->t != SHMEM_TEAM_INVALID))
@@ -377,8 +376,8 @@ static void ctx_churn(void)
     else if (k == 2)
         team = -3;
     shmem_ctx_t c = SHMEM_CTX_INVALID;
-    int rc = team == -1 ? shmem_ctx_create(o, &c)
-                        : shmem_team_create_ctx(ctx_team_handle(team), o, &c);
+    int rc =
+        team == -1 ? shmem_ctx_create(o, &c) : shmem_team_create_ctx(ctx_team_handle(team), o, &c);
     if (rc != 0) {
         ctx_fail_create++;
         return;
@@ -438,13 +437,14 @@ static const char *ctx_desc(const struct pick *k)
     if (k->i < 0)
         snprintf(s, 96, "default%s", k->u ? " (ctx_ form)" : "");
     else
-        snprintf(s, 96, "%s%s%s%s team %s, pe %d",
-                 ctxs[k->i].team == -1 ? "created" : "team ctx",
+        snprintf(s, 96, "%s%s%s%s team %s, pe %d", ctxs[k->i].team == -1 ? "created" : "team ctx",
                  ctxs[k->i].opts & SHMEM_CTX_PRIVATE ? " PRIVATE" : "",
                  ctxs[k->i].opts & SHMEM_CTX_SERIALIZED ? " SERIALIZED" : "",
                  ctxs[k->i].opts & SHMEM_CTX_NOSTORE ? " NOSTORE" : "",
                  ctxs[k->i].team == -1 || ctxs[k->i].team == -2 ? "world"
-                 : ctxs[k->i].team == -3 ? "shared" : teams[ctxs[k->i].team].name, k->pe);
+                 : ctxs[k->i].team == -3                        ? "shared"
+                                                                : teams[ctxs[k->i].team].name,
+                 k->pe);
     return s;
 }
 
@@ -474,15 +474,17 @@ static void describe(const struct xfer *x, char *b, size_t n)
     else if (x->form == FORM_SIZED)
         snprintf(w, sizeof w, "%d-bit", x->bits);
     snprintf(b, n, "%s %s %s E=%zu nb=%zu bs=%zu ds=%td ss=%td doff=%zu soff=%zu%s",
-             x->form == FORM_TYPED ? "typed" : x->form == FORM_SIZED ? "sized" : "mem", w,
-             mname[x->m], x->E, x->nb, x->bs, x->ds, x->ss,
-             x->doff, x->soff, x->nullp ? " NULL" : "");
+             x->form == FORM_TYPED   ? "typed"
+             : x->form == FORM_SIZED ? "sized"
+                                     : "mem",
+             w, mname[x->m], x->E, x->nb, x->bs, x->ds, x->ss, x->doff, x->soff,
+             x->nullp ? " NULL" : "");
 }
 
 static size_t pick_bytes(struct rng *r, size_t E, size_t cap)
 {
-    static const size_t menu[] = { 0,     1,     3,     7,     33,      4095,    4096,
-                                   4097,  65535, 65536, 65537, 1048575, 1048576, 1048577 };
+    static const size_t menu[] = { 0,    1,     3,     7,     33,      4095,    4096,
+                                   4097, 65535, 65536, 65537, 1048575, 1048576, 1048577 };
     size_t b;
     int k = (int)rndn(r, 14);
     if (k >= 1 && k <= 4)
@@ -665,12 +667,12 @@ static const xfn get_fn[] = {
 #undef X_GF
 };
 
-#define SZ_CASE(B, OP, ...)                                \
-    case B:                                                \
-        if (k->u)                                          \
-            shmem_ctx_##OP##B(k->c, __VA_ARGS__, k->pe);   \
-        else                                               \
-            shmem_##OP##B(__VA_ARGS__, k->pe);             \
+#define SZ_CASE(B, OP, ...)                              \
+    case B:                                              \
+        if (k->u)                                        \
+            shmem_ctx_##OP##B(k->c, __VA_ARGS__, k->pe); \
+        else                                             \
+            shmem_##OP##B(__VA_ARGS__, k->pe);           \
         break;
 #define SZ_CASE_NBI(B, OP, ...)                                \
     case B:                                                    \
@@ -679,13 +681,13 @@ static const xfn get_fn[] = {
         else                                                   \
             shmem_##OP##B##_nbi(__VA_ARGS__, k->pe);           \
         break;
-#define SZ_ALL(M, OP, ...)          \
-    switch (x->bits) {              \
-        M(8, OP, __VA_ARGS__)       \
-        M(16, OP, __VA_ARGS__)      \
-        M(32, OP, __VA_ARGS__)      \
-        M(64, OP, __VA_ARGS__)      \
-        M(128, OP, __VA_ARGS__)     \
+#define SZ_ALL(M, OP, ...)      \
+    switch (x->bits) {          \
+        M(8, OP, __VA_ARGS__)   \
+        M(16, OP, __VA_ARGS__)  \
+        M(32, OP, __VA_ARGS__)  \
+        M(64, OP, __VA_ARGS__)  \
+        M(128, OP, __VA_ARGS__) \
     }
 
 static void put_sized(const struct xfer *x, struct pick *k, void *d, const void *s)
@@ -786,8 +788,10 @@ static int compare_area(const char *what, const unsigned char *got, const unsign
         FAIL("%s (peer %d, %s): %zu bytes differ, first at byte %ld of the area (%s): got "
              "0x%02x expected 0x%02x",
              what, peer, d, bad, pos - (long)x->doff,
-             pos < 0 ? "front guard" : (size_t)pos >= cap ? "back guard" : "inside", got[first],
-             exp[first]);
+             pos < 0              ? "front guard"
+             : (size_t)pos >= cap ? "back guard"
+                                  : "inside",
+             got[first], exp[first]);
         return 1;
     }
     return 0;
@@ -855,7 +859,8 @@ static void ep_rma(long ep)
     unsigned char *priv_src = malloc(cap + 16), *priv_dst = malloc(area);
     /* fill: put slots and get dest with background, source and exposed with images */
     for (int s = 0; s < npes; s++)
-        bgfill(rblock + (size_t)s * area, area, mix64((uint64_t)ep * 131 + (uint64_t)me * 17 + (uint64_t)s));
+        bgfill(rblock + (size_t)s * area, area,
+               mix64((uint64_t)ep * 131 + (uint64_t)me * 17 + (uint64_t)s));
     image(rblock + o_exp + GUARD, cap, gt, mix64((uint64_t)ep * 977 + (uint64_t)me));
     bgfill(rblock + o_gdst, area, mix64((uint64_t)ep * 31 + (uint64_t)me));
     bgfill(priv_dst, area, mix64((uint64_t)ep * 31 + (uint64_t)me));
@@ -867,7 +872,8 @@ static void ep_rma(long ep)
         struct rng rj = pe_rng(ep, me, 10 + (uint64_t)j);
         gen_xfer(&rj, cap, -1, &xx[j]);
         xsrc[j] = malloc(cap);
-        image(xsrc[j], cap, xx[j].t, mix64((uint64_t)ep * 7 + (uint64_t)me + 99 + 1000003ULL * (uint64_t)j));
+        image(xsrc[j], cap, xx[j].t,
+              mix64((uint64_t)ep * 7 + (uint64_t)me + 99 + 1000003ULL * (uint64_t)j));
     }
     shmem_barrier_all();
     for (int j = 1; j < J; j++) {
@@ -920,10 +926,11 @@ static void ep_rma(long ep)
         } else if (d > 0 && d < J) {
             struct rng rs = pe_rng(ep, s, 10 + (uint64_t)d);
             gen_xfer(&rs, cap, -1, &xs);
-            image(img, cap, xs.t, mix64((uint64_t)ep * 7 + (uint64_t)s + 99 + 1000003ULL * (uint64_t)d));
+            image(img, cap, xs.t,
+                  mix64((uint64_t)ep * 7 + (uint64_t)s + 99 + 1000003ULL * (uint64_t)d));
         }
-        expect_area(exp, mask, cap, mix64((uint64_t)ep * 131 + (uint64_t)me * 17 + (uint64_t)s), &xs,
-                    img);
+        expect_area(exp, mask, cap, mix64((uint64_t)ep * 131 + (uint64_t)me * 17 + (uint64_t)s),
+                    &xs, img);
         compare_area("put", rblock + (size_t)s * area, exp, mask, cap, &xs, s);
     }
     /* the exposed image was not changed */
@@ -1003,9 +1010,10 @@ static void ep_ilv(long ep)
                     if (tkind[t] == 'l' && (q % E) >= 10)
                         continue;
                     if (arr[off + q] != img[off + q]) {
-                        FAIL("interleaved %s writes (bs %zu, K %zu): byte %zu of block %zu of PE %d "
-                             "is 0x%02x, expected 0x%02x",
-                             tname[t], bs, K, q, b, p, arr[off + q], img[off + q]);
+                        FAIL(
+                            "interleaved %s writes (bs %zu, K %zu): byte %zu of block %zu of PE %d "
+                            "is 0x%02x, expected 0x%02x",
+                            tname[t], bs, K, q, b, p, arr[off + q], img[off + q]);
                         b = K;
                         break;
                     }
@@ -1023,42 +1031,62 @@ static void ep_ilv(long ep)
 }
 
 /* ---- AMOs ---- */
-#define STD_T(X)                          \
-    X(int, int)                           \
-    X(long, long)                         \
-    X(longlong, long long)                \
-    X(uint, unsigned int)                 \
-    X(ulong, unsigned long)               \
-    X(ulonglong, unsigned long long)      \
-    X(int32, int32_t)                     \
-    X(int64, int64_t)                     \
-    X(uint32, uint32_t)                   \
-    X(uint64, uint64_t)                   \
-    X(size, size_t)                       \
+#define STD_T(X)                     \
+    X(int, int)                      \
+    X(long, long)                    \
+    X(longlong, long long)           \
+    X(uint, unsigned int)            \
+    X(ulong, unsigned long)          \
+    X(ulonglong, unsigned long long) \
+    X(int32, int32_t)                \
+    X(int64, int64_t)                \
+    X(uint32, uint32_t)              \
+    X(uint64, uint64_t)              \
+    X(size, size_t)                  \
     X(ptrdiff, ptrdiff_t)
 #define EXT_T(X) STD_T(X) X(float, float) X(double, double)
-#define BIT_T(X)                          \
-    X(uint, unsigned int)                 \
-    X(ulong, unsigned long)               \
-    X(ulonglong, unsigned long long)      \
-    X(int32, int32_t)                     \
-    X(int64, int64_t)                     \
-    X(uint32, uint32_t)                   \
+#define BIT_T(X)                     \
+    X(uint, unsigned int)            \
+    X(ulong, unsigned long)          \
+    X(ulonglong, unsigned long long) \
+    X(int32, int32_t)                \
+    X(int64, int64_t)                \
+    X(uint32, uint32_t)              \
     X(uint64, uint64_t)
 
 /* a model value (uint64 bits) as T: floating types hold small integers */
 #define CV(T, a) (((T)0.5 != 0) ? (T)(int64_t)(a) : (T)(a))
 
 enum {
-    A_FINC, A_INC, A_FADD, A_ADD, A_CSWAP, A_FINC_NBI, A_FADD_NBI, A_CSWAP_NBI, /* standard */
-    A_FETCH, A_SET, A_SWAP, A_FETCH_NBI, A_SWAP_NBI,                            /* extended */
-    A_FAND, A_AND, A_FOR, A_OR, A_FXOR, A_XOR, A_FAND_NBI, A_FOR_NBI, A_FXOR_NBI, /* bitwise */
+    A_FINC,
+    A_INC,
+    A_FADD,
+    A_ADD,
+    A_CSWAP,
+    A_FINC_NBI,
+    A_FADD_NBI,
+    A_CSWAP_NBI, /* standard */
+    A_FETCH,
+    A_SET,
+    A_SWAP,
+    A_FETCH_NBI,
+    A_SWAP_NBI, /* extended */
+    A_FAND,
+    A_AND,
+    A_FOR,
+    A_OR,
+    A_FXOR,
+    A_XOR,
+    A_FAND_NBI,
+    A_FOR_NBI,
+    A_FXOR_NBI, /* bitwise */
     A_N
 };
-static const char *aname[] = { "fetch_inc", "inc", "fetch_add", "add", "compare_swap",
-                               "fetch_inc_nbi", "fetch_add_nbi", "compare_swap_nbi", "fetch",
-                               "set", "swap", "fetch_nbi", "swap_nbi", "fetch_and", "and",
-                               "fetch_or", "or", "fetch_xor", "xor", "fetch_and_nbi",
+static const char *aname[] = { "fetch_inc",    "inc",           "fetch_add",     "add",
+                               "compare_swap", "fetch_inc_nbi", "fetch_add_nbi", "compare_swap_nbi",
+                               "fetch",        "set",           "swap",          "fetch_nbi",
+                               "swap_nbi",     "fetch_and",     "and",           "fetch_or",
+                               "or",           "fetch_xor",     "xor",           "fetch_and_nbi",
                                "fetch_or_nbi", "fetch_xor_nbi" };
 static int a_fetching(int op)
 {
@@ -1070,52 +1098,53 @@ static int a_nbi(int op)
            op == A_SWAP_NBI || op == A_FAND_NBI || op == A_FOR_NBI || op == A_FXOR_NBI;
 }
 
-#define CALLF(N, OP, ...) \
-    (k->u ? shmem_ctx_##N##_atomic_##OP(k->c, __VA_ARGS__, k->pe) : shmem_##N##_atomic_##OP(__VA_ARGS__, k->pe))
-#define A_STD(N, T)                                                                    \
+#define CALLF(N, OP, ...)                                         \
+    (k->u ? shmem_ctx_##N##_atomic_##OP(k->c, __VA_ARGS__, k->pe) \
+          : shmem_##N##_atomic_##OP(__VA_ARGS__, k->pe))
+#define A_STD(N, T)                                                                          \
     static void astd_##N(int op, struct pick *k, void *tv, uint64_t a, uint64_t b, void *fv) \
-    {                                                                                  \
-        T *t = tv, *f = fv, va = CV(T, a), vb = CV(T, b);                              \
-        switch (op) {                                                                  \
-        case A_FINC: *f = CALLF(N, fetch_inc, t); break;                               \
-        case A_INC: CALLF(N, inc, t); break;                                           \
-        case A_FADD: *f = CALLF(N, fetch_add, t, va); break;                           \
-        case A_ADD: CALLF(N, add, t, va); break;                                       \
-        case A_CSWAP: *f = CALLF(N, compare_swap, t, va, vb); break;                   \
-        case A_FINC_NBI: CALLF(N, fetch_inc_nbi, f, t); break;                         \
-        case A_FADD_NBI: CALLF(N, fetch_add_nbi, f, t, va); break;                     \
-        case A_CSWAP_NBI: CALLF(N, compare_swap_nbi, f, t, va, vb); break;             \
-        }                                                                              \
+    {                                                                                        \
+        T *t = tv, *f = fv, va = CV(T, a), vb = CV(T, b);                                    \
+        switch (op) {                                                                        \
+        case A_FINC: *f = CALLF(N, fetch_inc, t); break;                                     \
+        case A_INC: CALLF(N, inc, t); break;                                                 \
+        case A_FADD: *f = CALLF(N, fetch_add, t, va); break;                                 \
+        case A_ADD: CALLF(N, add, t, va); break;                                             \
+        case A_CSWAP: *f = CALLF(N, compare_swap, t, va, vb); break;                         \
+        case A_FINC_NBI: CALLF(N, fetch_inc_nbi, f, t); break;                               \
+        case A_FADD_NBI: CALLF(N, fetch_add_nbi, f, t, va); break;                           \
+        case A_CSWAP_NBI: CALLF(N, compare_swap_nbi, f, t, va, vb); break;                   \
+        }                                                                                    \
     }
-#define A_EXT(N, T)                                                                    \
+#define A_EXT(N, T)                                                                          \
     static void aext_##N(int op, struct pick *k, void *tv, uint64_t a, uint64_t b, void *fv) \
-    {                                                                                  \
-        T *t = tv, *f = fv, va = CV(T, a);                                             \
-        (void)b;                                                                       \
-        switch (op) {                                                                  \
-        case A_FETCH: *f = CALLF(N, fetch, t); break;                                  \
-        case A_SET: CALLF(N, set, t, va); break;                                       \
-        case A_SWAP: *f = CALLF(N, swap, t, va); break;                                \
-        case A_FETCH_NBI: CALLF(N, fetch_nbi, f, t); break;                            \
-        case A_SWAP_NBI: CALLF(N, swap_nbi, f, t, va); break;                          \
-        }                                                                              \
+    {                                                                                        \
+        T *t = tv, *f = fv, va = CV(T, a);                                                   \
+        (void)b;                                                                             \
+        switch (op) {                                                                        \
+        case A_FETCH: *f = CALLF(N, fetch, t); break;                                        \
+        case A_SET: CALLF(N, set, t, va); break;                                             \
+        case A_SWAP: *f = CALLF(N, swap, t, va); break;                                      \
+        case A_FETCH_NBI: CALLF(N, fetch_nbi, f, t); break;                                  \
+        case A_SWAP_NBI: CALLF(N, swap_nbi, f, t, va); break;                                \
+        }                                                                                    \
     }
-#define A_BIT(N, T)                                                                    \
+#define A_BIT(N, T)                                                                          \
     static void abit_##N(int op, struct pick *k, void *tv, uint64_t a, uint64_t b, void *fv) \
-    {                                                                                  \
-        T *t = tv, *f = fv, va = CV(T, a);                                             \
-        (void)b;                                                                       \
-        switch (op) {                                                                  \
-        case A_FAND: *f = CALLF(N, fetch_and, t, va); break;                           \
-        case A_AND: CALLF(N, and, t, va); break;                                       \
-        case A_FOR: *f = CALLF(N, fetch_or, t, va); break;                             \
-        case A_OR: CALLF(N, or, t, va); break;                                         \
-        case A_FXOR: *f = CALLF(N, fetch_xor, t, va); break;                           \
-        case A_XOR: CALLF(N, xor, t, va); break;                                       \
-        case A_FAND_NBI: CALLF(N, fetch_and_nbi, f, t, va); break;                     \
-        case A_FOR_NBI: CALLF(N, fetch_or_nbi, f, t, va); break;                       \
-        case A_FXOR_NBI: CALLF(N, fetch_xor_nbi, f, t, va); break;                     \
-        }                                                                              \
+    {                                                                                        \
+        T *t = tv, *f = fv, va = CV(T, a);                                                   \
+        (void)b;                                                                             \
+        switch (op) {                                                                        \
+        case A_FAND: *f = CALLF(N, fetch_and, t, va); break;                                 \
+        case A_AND: CALLF(N, and, t, va); break;                                             \
+        case A_FOR: *f = CALLF(N, fetch_or, t, va); break;                                   \
+        case A_OR: CALLF(N, or, t, va); break;                                               \
+        case A_FXOR: *f = CALLF(N, fetch_xor, t, va); break;                                 \
+        case A_XOR: CALLF(N, xor, t, va); break;                                             \
+        case A_FAND_NBI: CALLF(N, fetch_and_nbi, f, t, va); break;                           \
+        case A_FOR_NBI: CALLF(N, fetch_or_nbi, f, t, va); break;                             \
+        case A_FXOR_NBI: CALLF(N, fetch_xor_nbi, f, t, va); break;                           \
+        }                                                                                    \
     }
 STD_T(A_STD)
 EXT_T(A_EXT)
@@ -1275,7 +1304,8 @@ static int aops_gen(const struct aep *e, long ep, int p, struct aop *ops)
         case AC_ADD: {
             static const int fo[] = { A_FINC, A_FADD, A_FINC_NBI, A_FADD_NBI, A_INC, A_ADD };
             o->op = fo[rndn(&r, e->allfetch ? 4 : 6)];
-            o->a = o->op == A_FINC || o->op == A_FINC_NBI || o->op == A_INC ? 1 : 1 + rndn(&r, 1000);
+            o->a =
+                o->op == A_FINC || o->op == A_FINC_NBI || o->op == A_INC ? 1 : 1 + rndn(&r, 1000);
             break;
         }
         case AC_BIT: {
@@ -1285,7 +1315,9 @@ static int aops_gen(const struct aep *e, long ep, int p, struct aop *ops)
             break;
         }
         case AC_SWAP: {
-            static const int so[] = { A_SWAP, A_SWAP_NBI, A_FETCH, A_FETCH_NBI, A_CSWAP, A_CSWAP_NBI };
+            static const int so[] = {
+                A_SWAP, A_SWAP_NBI, A_FETCH, A_FETCH_NBI, A_CSWAP, A_CSWAP_NBI
+            };
             o->op = so[rndn(&r, t_std[e->t] ? 6 : 4)];
             o->a = (uint64_t)(1 + p * (2 * KMAX) + i + o->w * MAXPE * 2 * KMAX);
             break;
@@ -1469,11 +1501,13 @@ static void ep_amo(long ep)
     for (int w = 0; w < e.W; w++) {
         uint64_t fin = load_val(t, base + sp * w);
         uint64_t sum = 0, cnt = 0;
-        uint64_t *vals = malloc(sizeof(uint64_t) * MAXPE * ALOGN), *incs = malloc(sizeof(uint64_t) * MAXPE * ALOGN);
+        uint64_t *vals = malloc(sizeof(uint64_t) * MAXPE * ALOGN),
+                 *incs = malloc(sizeof(uint64_t) * MAXPE * ALOGN);
         size_t nv = 0;
         uint64_t bits_exp = 0, bits_mask = 0;
         int any = 0, allf = 1;
-        uint64_t *written = malloc(sizeof(uint64_t) * MAXPE * ALOGN), *consumed = malloc(sizeof(uint64_t) * MAXPE * ALOGN);
+        uint64_t *written = malloc(sizeof(uint64_t) * MAXPE * ALOGN),
+                 *consumed = malloc(sizeof(uint64_t) * MAXPE * ALOGN);
         size_t nw = 0, nc = 0;
         for (int p = 0; p < npes; p++) {
             int pt = e.single ? e.tg : (p + e.shift) % npes;
@@ -1526,8 +1560,8 @@ static void ep_amo(long ep)
         case AC_ADD: {
             uint64_t expect = vm(t, e.init[w] + sum);
             if (fin != expect)
-                FAIL("add-class %s word %d: final %" PRIu64 " expected %" PRIu64
-                     " (init %" PRIu64 " + %" PRIu64 ")",
+                FAIL("add-class %s word %d: final %" PRIu64 " expected %" PRIu64 " (init %" PRIu64
+                     " + %" PRIu64 ")",
                      tname[t], w, fin, expect, e.init[w], sum);
             /* offsets of the fetched values: distinct, inside [0, sum) */
             uint64_t *off = malloc(sizeof(uint64_t) * (nv + 1) * 2);
@@ -1542,8 +1576,8 @@ static void ep_amo(long ep)
                     FAIL("add-class %s word %d: two fetching ops fetched the same value %" PRIu64,
                          tname[t], w, vm(t, off[2 * i] + e.init[w]));
                 if (off[2 * i] + off[2 * i + 1] > sum)
-                    FAIL("add-class %s word %d: fetched value %" PRIu64 " out of range",
-                         tname[t], w, vm(t, off[2 * i] + e.init[w]));
+                    FAIL("add-class %s word %d: fetched value %" PRIu64 " out of range", tname[t],
+                         w, vm(t, off[2 * i] + e.init[w]));
                 if (allf && off[2 * i] != at)
                     FAIL("add-class %s word %d (all fetching): fetched offsets break the chain at "
                          "%zu: %" PRIu64 " expected %" PRIu64,
@@ -1563,8 +1597,8 @@ static void ep_amo(long ep)
             qsort(vals, nv, sizeof(uint64_t), cmp_u64);
             for (size_t i = 0; i < nv; i++)
                 if (vals[i] != i) {
-                    FAIL("CAS-loop %s word %d: successful CAS %zu saw offset %" PRIu64, tname[t],
-                         w, i, vals[i]);
+                    FAIL("CAS-loop %s word %d: successful CAS %zu saw offset %" PRIu64, tname[t], w,
+                         i, vals[i]);
                     break;
                 }
             break;
@@ -1595,8 +1629,7 @@ static void ep_amo(long ep)
                         i++;
                     FAIL("swap-class %s word %d: tokens not conserved: %zu written+init, %zu "
                          "consumed+final; first difference at %zu (%" PRIu64 " vs %" PRIu64 ")",
-                         tname[t], w, nw, nc, i, i < nw ? written[i] : 0,
-                         i < nc ? consumed[i] : 0);
+                         tname[t], w, nw, nc, i, i < nw ? written[i] : 0, i < nc ? consumed[i] : 0);
                 }
             }
         }
@@ -1625,21 +1658,21 @@ static void ep_amo(long ep)
 /* ---- episode: put-with-signal ---- */
 static uint64_t sig_static, ack_static, flag_static, done_static;
 
-#define X_PS(N, T, K, P, S, E, B)                                                            \
+#define X_PS(N, T, K, P, S, E, B)                                                                \
     static void ps_##N(struct pick *k, int nbi, void *d, const void *s, size_t n, uint64_t *sig, \
-                       uint64_t v, int op)                                                   \
-    {                                                                                        \
-        if (nbi) {                                                                           \
-            if (k->u)                                                                        \
-                shmem_ctx_##N##_put_signal_nbi(k->c, d, s, n, sig, v, op, k->pe);            \
-            else                                                                             \
-                shmem_##N##_put_signal_nbi(d, s, n, sig, v, op, k->pe);                      \
-        } else {                                                                             \
-            if (k->u)                                                                        \
-                shmem_ctx_##N##_put_signal(k->c, d, s, n, sig, v, op, k->pe);                \
-            else                                                                             \
-                shmem_##N##_put_signal(d, s, n, sig, v, op, k->pe);                          \
-        }                                                                                    \
+                       uint64_t v, int op)                                                       \
+    {                                                                                            \
+        if (nbi) {                                                                               \
+            if (k->u)                                                                            \
+                shmem_ctx_##N##_put_signal_nbi(k->c, d, s, n, sig, v, op, k->pe);                \
+            else                                                                                 \
+                shmem_##N##_put_signal_nbi(d, s, n, sig, v, op, k->pe);                          \
+        } else {                                                                                 \
+            if (k->u)                                                                            \
+                shmem_ctx_##N##_put_signal(k->c, d, s, n, sig, v, op, k->pe);                    \
+            else                                                                                 \
+                shmem_##N##_put_signal(d, s, n, sig, v, op, k->pe);                              \
+        }                                                                                        \
     }
 RMA_TYPES(X_PS)
 #undef X_PS
@@ -1649,19 +1682,19 @@ static const psfn ps_fn[] = {
     RMA_TYPES(X_PSF)
 #undef X_PSF
 };
-#define PS_SZ(B)                                                                          \
-    case B:                                                                               \
-        if (nbi) {                                                                        \
-            if (k->u)                                                                     \
-                shmem_ctx_put##B##_signal_nbi(k->c, d, s, n, sig, v, op, k->pe);          \
-            else                                                                          \
-                shmem_put##B##_signal_nbi(d, s, n, sig, v, op, k->pe);                    \
-        } else {                                                                          \
-            if (k->u)                                                                     \
-                shmem_ctx_put##B##_signal(k->c, d, s, n, sig, v, op, k->pe);              \
-            else                                                                          \
-                shmem_put##B##_signal(d, s, n, sig, v, op, k->pe);                        \
-        }                                                                                 \
+#define PS_SZ(B)                                                                 \
+    case B:                                                                      \
+        if (nbi) {                                                               \
+            if (k->u)                                                            \
+                shmem_ctx_put##B##_signal_nbi(k->c, d, s, n, sig, v, op, k->pe); \
+            else                                                                 \
+                shmem_put##B##_signal_nbi(d, s, n, sig, v, op, k->pe);           \
+        } else {                                                                 \
+            if (k->u)                                                            \
+                shmem_ctx_put##B##_signal(k->c, d, s, n, sig, v, op, k->pe);     \
+            else                                                                 \
+                shmem_put##B##_signal(d, s, n, sig, v, op, k->pe);               \
+        }                                                                        \
         break;
 static void do_put_signal(const struct xfer *x, struct pick *k, int nbi, void *d, const void *s,
                           uint64_t *sig, uint64_t v, int op)
@@ -1761,14 +1794,17 @@ static void ep_sig_gather(long ep)
     int g = (int)rndn(&grng, (uint64_t)npes), R = 1 + (int)rndn(&grng, 6);
     size_t area = cap + 2 * GUARD;
     rma_block((size_t)npes * area + cap + 64);
-    uint64_t *sig = chance(&grng, 50) ? (uint64_t *)(rblock + (size_t)npes * area + cap) : &sig_static;
-    unsigned char *img = malloc(cap), *exp = malloc(area), *mask = malloc(area), *priv = malloc(cap);
+    uint64_t *sig =
+        chance(&grng, 50) ? (uint64_t *)(rblock + (size_t)npes * area + cap) : &sig_static;
+    unsigned char *img = malloc(cap), *exp = malloc(area), *mask = malloc(area),
+                  *priv = malloc(cap);
     if (trace && me == 0)
         printf("  sig gather to %d rounds=%d cap=%zu\n", g, R, cap);
     for (int k = 1; k <= R; k++) {
         *sig = sig_base;
         for (int s = 0; s < npes; s++)
-            bgfill(rblock + (size_t)s * area, area, mix64((uint64_t)ep * 41 + (uint64_t)s * 3 + (uint64_t)k));
+            bgfill(rblock + (size_t)s * area, area,
+                   mix64((uint64_t)ep * 41 + (uint64_t)s * 3 + (uint64_t)k));
         shmem_barrier_all();
         struct rng r = pe_rng(ep, me, 5000 + (uint64_t)k);
         struct xfer x;
@@ -1780,8 +1816,8 @@ static void ep_sig_gather(long ep)
         struct pick pk = pick_ctx(&lrng, g, 1);
         spin_a_bit(&lrng);
         WHERE("gather round %d: put-signal to %d", k, g);
-        do_put_signal(&x, &pk, nbi, rblock + (size_t)me * area + GUARD + x.doff, src + x.soff, sig, v,
-                      SHMEM_SIGNAL_ADD);
+        do_put_signal(&x, &pk, nbi, rblock + (size_t)me * area + GUARD + x.doff, src + x.soff, sig,
+                      v, SHMEM_SIGNAL_ADD);
         if (nbi || chance(&lrng, 50))
             pk_quiet(&pk);
         if (me == g) {
@@ -1803,9 +1839,10 @@ static void ep_sig_gather(long ep)
                 struct xfer xp;
                 gen_contig(&rp, cap, &xp);
                 image(img, cap, xp.t, mix64((uint64_t)ep * 43 + (uint64_t)p * 7 + (uint64_t)k));
-                expect_area(exp, mask, cap, mix64((uint64_t)ep * 41 + (uint64_t)p * 3 + (uint64_t)k), &xp, img);
-                compare_area("gathered put-signal data seen after the signal", rblock + (size_t)p * area,
-                             exp, mask, cap, &xp, p);
+                expect_area(exp, mask, cap,
+                            mix64((uint64_t)ep * 41 + (uint64_t)p * 3 + (uint64_t)k), &xp, img);
+                compare_area("gathered put-signal data seen after the signal",
+                             rblock + (size_t)p * area, exp, mask, cap, &xp, p);
             }
         }
         ctx_quiet_all();
@@ -1853,13 +1890,17 @@ static void ep_sig_mix(long ep)
             int nbi = chance(&lrng, 40);
             if (k.u) {
                 if (nbi)
-                    shmem_ctx_putmem_signal_nbi(k.c, n ? d : NULL, n ? src : NULL, n, sig, v, SHMEM_SIGNAL_ADD, k.pe);
+                    shmem_ctx_putmem_signal_nbi(k.c, n ? d : NULL, n ? src : NULL, n, sig, v,
+                                                SHMEM_SIGNAL_ADD, k.pe);
                 else
-                    shmem_ctx_putmem_signal(k.c, n ? d : NULL, n ? src : NULL, n, sig, v, SHMEM_SIGNAL_ADD, k.pe);
+                    shmem_ctx_putmem_signal(k.c, n ? d : NULL, n ? src : NULL, n, sig, v,
+                                            SHMEM_SIGNAL_ADD, k.pe);
             } else if (nbi)
-                shmem_putmem_signal_nbi(n ? d : NULL, n ? src : NULL, n, sig, v, SHMEM_SIGNAL_ADD, k.pe);
+                shmem_putmem_signal_nbi(n ? d : NULL, n ? src : NULL, n, sig, v, SHMEM_SIGNAL_ADD,
+                                        k.pe);
             else
-                shmem_putmem_signal(n ? d : NULL, n ? src : NULL, n, sig, v, SHMEM_SIGNAL_ADD, k.pe);
+                shmem_putmem_signal(n ? d : NULL, n ? src : NULL, n, sig, v, SHMEM_SIGNAL_ADD,
+                                    k.pe);
             if (nbi)
                 pk_quiet(&k); /* src is reused */
             break;
@@ -1906,8 +1947,8 @@ static void ep_sig_mix(long ep)
         }
         uint64_t got = shmem_signal_fetch(sig);
         if (got != sum)
-            FAIL("signal word updated by put-with-signal ADD, signal_add and AMOs from %d PEs: %"
-                 PRIu64 ", expected %" PRIu64 " (%" PRId64 " lost)",
+            FAIL("signal word updated by put-with-signal ADD, signal_add and AMOs from %d PEs: "
+                 "%" PRIu64 ", expected %" PRIu64 " (%" PRId64 " lost)",
                  npes, got, sum, (int64_t)(sum - got));
     }
     for (int i = 0; i < nf; i++)
@@ -1981,7 +2022,8 @@ static void ep_sig(long ep)
             else
                 shmem_signal_set(sig, s.v, pk.pe);
         } else
-            do_put_signal(&s.x, &pk, s.nbi, data + GUARD + s.x.doff, src + s.x.soff, sig, s.v, s.op);
+            do_put_signal(&s.x, &pk, s.nbi, data + GUARD + s.x.doff, src + s.x.soff, sig, s.v,
+                          s.op);
         if (s.nbi || chance(&lrng, 30))
             pk_quiet(&pk);
         /* receive round k from `from` */
@@ -1991,7 +2033,9 @@ static void ep_sig(long ep)
         int how = (int)rndn(&lrng, 6);
         uint64_t got;
         if (how == 5) {
-            got = shmem_signal_wait_until(sig, rs.op == SHMEM_SIGNAL_ADD && chance(&lrng, 50) ? SHMEM_CMP_EQ : SHMEM_CMP_GE, rs.expect);
+            got = shmem_signal_wait_until(
+                sig, rs.op == SHMEM_SIGNAL_ADD && chance(&lrng, 50) ? SHMEM_CMP_EQ : SHMEM_CMP_GE,
+                rs.expect);
         } else {
             wait_ge_u64(sig, rs.expect, how);
             got = shmem_signal_fetch(sig);
@@ -2003,13 +2047,14 @@ static void ep_sig(long ep)
         memset(&none, 0, sizeof none);
         if (!rs.sigonly)
             image(img, cap, rs.x.t, mix64((uint64_t)ep * 11 + (uint64_t)from * 3 + (uint64_t)k));
-        expect_area(exp, mask, cap, mix64((uint64_t)ep * 5 + (uint64_t)me), rs.sigonly ? &none : &rs.x, img);
+        expect_area(exp, mask, cap, mix64((uint64_t)ep * 5 + (uint64_t)me),
+                    rs.sigonly ? &none : &rs.x, img);
         if (compare_area("put-signal data seen after the signal", data, exp, mask, cap,
                          rs.sigonly ? &none : &rs.x, from)) {
             char d[200];
             describe(&rs.x, d, sizeof d);
-            fprintf(stderr, "  (round %d, %s, %s, signal %" PRIu64 ")\n", k, rs.nbi ? "nbi" : "blocking",
-                    rs.op == SHMEM_SIGNAL_ADD ? "ADD" : "SET", rs.v);
+            fprintf(stderr, "  (round %d, %s, %s, signal %" PRIu64 ")\n", k,
+                    rs.nbi ? "nbi" : "blocking", rs.op == SHMEM_SIGNAL_ADD ? "ADD" : "SET", rs.v);
         }
         bgfill(data, area, mix64((uint64_t)ep * 5 + (uint64_t)me));
         /* acknowledge */
@@ -2017,7 +2062,10 @@ static void ep_sig(long ep)
         int am = (int)rndn(&lrng, 4);
         if (trace) {
             printf("  PE %d round %d: ack to %d by %s, ctx %s\n", me, k, from,
-                   am == 0 ? "atomic_set" : am == 1 ? "p" : am == 2 ? "signal_set" : "signal_add",
+                   am == 0   ? "atomic_set"
+                   : am == 1 ? "p"
+                   : am == 2 ? "signal_set"
+                             : "signal_add",
                    ctx_desc(&pa));
             fflush(stdout);
         }
@@ -2080,7 +2128,8 @@ static void ep_ord(long ep)
         cnt[i] = 0;
     bgfill(data, area, mix64((uint64_t)ep * 13 + (uint64_t)me));
     int to = (me + shift) % npes, from = (me - shift + npes) % npes;
-    unsigned char *img = malloc(cap), *exp = malloc(area), *mask = malloc(area), *priv = malloc(cap);
+    unsigned char *img = malloc(cap), *exp = malloc(area), *mask = malloc(area),
+                  *priv = malloc(cap);
     long long cexp[NCNT] = { 0 };
     if (trace && me == 0)
         printf("  ord shift=%d rounds=%d cap=%zu\n", shift, R, cap);
@@ -2198,8 +2247,8 @@ static void ep_ord(long ep)
         for (int c = 0; c < NCNT; c++) {
             long long v = shmem_longlong_atomic_fetch(&cnt[c], me);
             if (v != cexp[c])
-                FAIL("round %d from PE %d: counter %d is %lld after the flag, expected %lld (%s)", k,
-                     from, c, v, cexp[c], rq ? "quiet" : "fence");
+                FAIL("round %d from PE %d: counter %d is %lld after the flag, expected %lld (%s)",
+                     k, from, c, v, cexp[c], rq ? "quiet" : "fence");
         }
         bgfill(data, area, mix64((uint64_t)ep * 13 + (uint64_t)me));
         struct pick pa = pick_ctx(&lrng, from, 1);
@@ -2222,8 +2271,8 @@ static void ep_ord(long ep)
 /* ---- episode: point-to-point synchronization ---- */
 #define MAXIV 24
 enum { W_EACH, T_EACH, W_ALL, T_ALL, W_ANY, T_ANY, W_SOME, T_SOME, W_NMETH };
-static const char *wname[] = { "wait_until each", "test each", "wait_until_all", "test_all",
-                               "wait_until_any", "test_any", "wait_until_some", "test_some" };
+static const char *wname[] = { "wait_until each", "test each", "wait_until_all",  "test_all",
+                               "wait_until_any",  "test_any",  "wait_until_some", "test_some" };
 static const int cmps[] = { SHMEM_CMP_EQ, SHMEM_CMP_NE, SHMEM_CMP_GT,
                             SHMEM_CMP_GE, SHMEM_CMP_LT, SHMEM_CMP_LE };
 static const char *cmpname[] = { "EQ", "NE", "GT", "GE", "LT", "LE" };
@@ -2295,7 +2344,7 @@ static int sync_sender(int q, int i, int off)
 }
 
 #define X_SYNC(N, T, K, P, S, E, B)                                                                \
-    static void sync_send_##N(T *iv, uint64_t v, struct pick *k, int how)                         \
+    static void sync_send_##N(T *iv, uint64_t v, struct pick *k, int how)                          \
     {                                                                                              \
         static T one;                                                                              \
         switch (how) {                                                                             \
@@ -2391,8 +2440,9 @@ static int sync_sender(int q, int i, int off)
             while (got < ninc) {                                                                   \
                 size_t c;                                                                          \
                 if (s->meth == W_SOME)                                                             \
-                    c = s->vec ? shmem_##N##_wait_until_some_vector(iv, (size_t)m, idx, st, cmp, cv) \
-                               : shmem_##N##_wait_until_some(iv, (size_t)m, idx, st, cmp, c0);     \
+                    c = s->vec                                                                     \
+                            ? shmem_##N##_wait_until_some_vector(iv, (size_t)m, idx, st, cmp, cv)  \
+                            : shmem_##N##_wait_until_some(iv, (size_t)m, idx, st, cmp, c0);        \
                 else                                                                               \
                     c = s->vec ? shmem_##N##_test_some_vector(iv, (size_t)m, idx, st, cmp, cv)     \
                                : shmem_##N##_test_some(iv, (size_t)m, idx, st, cmp, c0);           \
@@ -2420,7 +2470,7 @@ static int sync_sender(int q, int i, int off)
         }                                                                                          \
         (void)spins;                                                                               \
         (void)done;                                                                                \
-        /* every included entry has its final value, the others their initial one */             \
+        /* every included entry has its final value, the others their initial one */               \
         for (int i = 0; i < m; i++) {                                                              \
             T want = (T)(s->excl[i] ? s->init[i] : s->fin[i]);                                     \
             if (iv[i] != want)                                                                     \
@@ -2428,13 +2478,13 @@ static int sync_sender(int q, int i, int off)
                      s->vec ? "_vector" : "", #N, cmpname[s->cmpi], i, (long long)iv[i],           \
                      (long long)want);                                                             \
         }                                                                                          \
-        /* fairness: repeated _any calls return every satisfied entry */                          \
+        /* fairness: repeated _any calls return every satisfied entry */                           \
         for (int i = 0; i < m; i++)                                                                \
             st[i] = s->excl[i], done[i] = s->excl[i];                                              \
         size_t left = ninc;                                                                        \
         for (long c = 0; c < 100L * m + 10 && left; c++) {                                         \
             size_t j = (c & 1) ? shmem_##N##_test_any(iv, (size_t)m, st, cmp, c0)                  \
-                               : shmem_##N##_wait_until_any_vector(iv, (size_t)m, st, cmp, cv);   \
+                               : shmem_##N##_wait_until_any_vector(iv, (size_t)m, st, cmp, cv);    \
             if (s->vec && (c & 1))                                                                 \
                 continue;                                                                          \
             if (j >= (size_t)m || st[j]) {                                                         \
@@ -2446,8 +2496,9 @@ static int sync_sender(int q, int i, int off)
         }                                                                                          \
         if (left && !s->vec)                                                                       \
             FAIL("fairness %s: %zu of %zu satisfied entries never returned by test_any/"           \
-                 "wait_until_any_vector in %ld calls", #N, left, ninc, 100L * m + 10);              \
-        /* test_some returns exactly the included entries; edge cases */                          \
+                 "wait_until_any_vector in %ld calls",                                             \
+                 #N, left, ninc, 100L * m + 10);                                                   \
+        /* test_some returns exactly the included entries; edge cases */                           \
         size_t c = shmem_##N##_test_some_vector(iv, (size_t)m, idx, st, cmp, cv);                  \
         if (c != ninc)                                                                             \
             FAIL("test_some_vector %s returned %zu, %zu entries satisfy", #N, c, ninc);            \
@@ -2473,20 +2524,20 @@ static int sync_sender(int q, int i, int off)
         for (int i = 0; i < s->m; i++)                                                             \
             iv[i] = (T)s->init[i];                                                                 \
     }
-#define P2P_T(X)                                 \
-    X(short, short, 0, 0, 0, 0, 0)               \
-    X(int, int, 0, 0, 0, 0, 0)                   \
-    X(long, long, 0, 0, 0, 0, 0)                 \
-    X(longlong, long long, 0, 0, 0, 0, 0)        \
-    X(ushort, unsigned short, 0, 0, 0, 0, 0)     \
-    X(uint, unsigned int, 0, 0, 0, 0, 0)         \
-    X(ulong, unsigned long, 0, 0, 0, 0, 0)       \
+#define P2P_T(X)                                    \
+    X(short, short, 0, 0, 0, 0, 0)                  \
+    X(int, int, 0, 0, 0, 0, 0)                      \
+    X(long, long, 0, 0, 0, 0, 0)                    \
+    X(longlong, long long, 0, 0, 0, 0, 0)           \
+    X(ushort, unsigned short, 0, 0, 0, 0, 0)        \
+    X(uint, unsigned int, 0, 0, 0, 0, 0)            \
+    X(ulong, unsigned long, 0, 0, 0, 0, 0)          \
     X(ulonglong, unsigned long long, 0, 0, 0, 0, 0) \
-    X(int32, int32_t, 0, 0, 0, 0, 0)             \
-    X(int64, int64_t, 0, 0, 0, 0, 0)             \
-    X(uint32, uint32_t, 0, 0, 0, 0, 0)           \
-    X(uint64, uint64_t, 0, 0, 0, 0, 0)           \
-    X(size, size_t, 0, 0, 0, 0, 0)               \
+    X(int32, int32_t, 0, 0, 0, 0, 0)                \
+    X(int64, int64_t, 0, 0, 0, 0, 0)                \
+    X(uint32, uint32_t, 0, 0, 0, 0, 0)              \
+    X(uint64, uint64_t, 0, 0, 0, 0, 0)              \
+    X(size, size_t, 0, 0, 0, 0, 0)                  \
     X(ptrdiff, ptrdiff_t, 0, 0, 0, 0, 0)
 P2P_T(X_SYNC)
 
@@ -2679,8 +2730,9 @@ static void ep_mem(long ep)
             int sp = shmem_team_translate_pe(SHMEM_TEAM_WORLD, p, SHMEM_TEAM_SHARED);
             unsigned char *q = shmem_ptr(C->p, p);
             if (sp >= 0 && !q)
-                FAIL("shmem_ptr(block %d, PE %d) is NULL but PE %d is in SHMEM_TEAM_SHARED (%d PEs)",
-                     i, p, p, shared_n);
+                FAIL(
+                    "shmem_ptr(block %d, PE %d) is NULL but PE %d is in SHMEM_TEAM_SHARED (%d PEs)",
+                    i, p, p, shared_n);
             if (sp >= 0) {
                 unsigned char *q2 = shmem_team_ptr(SHMEM_TEAM_SHARED, C->p, sp);
                 if (!q2)
@@ -2692,12 +2744,12 @@ static void ep_mem(long ep)
             unsigned char *img = malloc(C->size), *got = malloc(len + 1);
             image(img, C->size, TY_RAW, blk_key(i, p));
             if (q && memcmp(q + lo, img + lo, len))
-                FAIL("reading block %d of PE %d through shmem_ptr: bytes [%zu, %zu) differ", i, p, lo,
-                     lo + len);
+                FAIL("reading block %d of PE %d through shmem_ptr: bytes [%zu, %zu) differ", i, p,
+                     lo, lo + len);
             shmem_getmem(got, C->p + lo, len, p);
             if (memcmp(got, img + lo, len))
-                FAIL("getmem of block %d (%zu bytes) from PE %d: bytes [%zu, %zu) differ", i, C->size,
-                     p, lo, lo + len);
+                FAIL("getmem of block %d (%zu bytes) from PE %d: bytes [%zu, %zu) differ", i,
+                     C->size, p, lo, lo + len);
             free(img);
             free(got);
         }
@@ -2796,7 +2848,13 @@ int main(int argc, char **argv)
         grng.s = mix64(seed * 0x9E3779B97F4A7C15ULL + (uint64_t)ep);
         lrng = pe_rng(ep, me, 77);
         int w = (int)rndn(&grng, 100);
-        int kind = w < 22 ? K_RMA : w < 46 ? K_AMO : w < 58 ? K_SIG : w < 70 ? K_ORD : w < 84 ? K_SYNC : w < 92 ? K_ILV : K_MEM;
+        int kind = w < 22   ? K_RMA
+                   : w < 46 ? K_AMO
+                   : w < 58 ? K_SIG
+                   : w < 70 ? K_ORD
+                   : w < 84 ? K_SYNC
+                   : w < 92 ? K_ILV
+                            : K_MEM;
         cur_kind = kname[kind];
         if (ep < ep_from || (ep_to >= 0 && ep > ep_to) ||
             (kind_filter && strcmp(kind_filter, kname[kind])))
@@ -2844,7 +2902,8 @@ int main(int argc, char **argv)
             printf("rma_mix: FAILED: %d failures, seed %" PRIu64 " (%d PEs, %ld episodes)\n", total,
                    seed, npes, iters);
         else
-            printf("rma_mix: ok (seed %" PRIu64 ", %d PEs, %ld episodes: %ld rma, %ld amo, %ld sig, "
+            printf("rma_mix: ok (seed %" PRIu64
+                   ", %d PEs, %ld episodes: %ld rma, %ld amo, %ld sig, "
                    "%ld ord, %ld sync, %ld mem, %ld ilv; %d context creations refused)\n",
                    seed, npes, iters, counts[0], counts[1], counts[2], counts[3], counts[4],
                    counts[5], counts[6], ctx_fail_create);

@@ -70,18 +70,18 @@
 
 #define MAXPE 8
 #define MAXT 8
-#define RW 1024      /* bytes of one (source PE, thread) region on each target */
-#define NCNT 4       /* counters of each AMO type */
+#define RW 1024 /* bytes of one (source PE, thread) region on each target */
+#define NCNT 4  /* counters of each AMO type */
 #define NLOCK 3
 #define MAXMSG 128
 #define MAXGRP 48
-#define MW 256       /* bytes of a message */
-#define TBITS 4096   /* tickets tracked in the bitmap */
-#define MAXCOLL 12   /* collectives of the main thread per episode */
-#define CN 24        /* elements of a main-thread collective */
+#define MW 256     /* bytes of a message */
+#define TBITS 4096 /* tickets tracked in the bitmap */
+#define MAXCOLL 12 /* collectives of the main thread per episode */
+#define CN 24      /* elements of a main-thread collective */
 #define MAXSTEP 16
 #define NWTEAM 3
-#define MAXCTX 5     /* a worker's own contexts */
+#define MAXCTX 5 /* a worker's own contexts */
 #define SCRATCH 65536
 #define MAXFETCH 512
 
@@ -112,26 +112,27 @@ static uint64_t rndn(struct rng *r, uint64_t n)
 static uint64_t seed = 12345;
 static int iters = 100, nthr = 3, maxsteps = 6, maxops = 24, trace, wd_sec = 60;
 /* --focus: 70% of a worker's operations of one kind (a value of k in worker_main) */
-static const char *focus_name[] = { "rma", "mem", "amo", "bits", "ticket", "swap", "ctx", "sync", "ptr", "lock" };
+static const char *focus_name[] = { "rma",  "mem", "amo",  "bits", "ticket",
+                                    "swap", "ctx", "sync", "ptr",  "lock" };
 static const int focus_k[] = { 0, 22, 34, 60, 68, 74, 79, 86, 93, 96 };
 static int focus = -1;
 static int me, npes;
-static int ep;                 /* current episode */
-static struct rng grng;        /* the same on every PE */
+static int ep;          /* current episode */
+static struct rng grng; /* the same on every PE */
 static volatile time_t ep_start;
 static volatile int ep_running;
 
 /* ---- symmetric data ---- */
-static char *rbuf;             /* RMA regions: [src pe][thread][RW] */
+static char *rbuf; /* RMA regions: [src pe][thread][RW] */
 static size_t rbuf_size;
-#define AMO_TYPES(X)                 \
-    X(int, int)                      \
-    X(long, long)                    \
-    X(longlong, long long)           \
-    X(uint, unsigned int)            \
-    X(ulong, unsigned long)          \
-    X(int32, int32_t)                \
-    X(uint64, uint64_t)              \
+#define AMO_TYPES(X)        \
+    X(int, int)             \
+    X(long, long)           \
+    X(longlong, long long)  \
+    X(uint, unsigned int)   \
+    X(ulong, unsigned long) \
+    X(int32, int32_t)       \
+    X(uint64, uint64_t)     \
     X(size, size_t)
 enum {
 #define X_E(N, T) AT_##N,
@@ -161,7 +162,7 @@ static long csrc[MAXCOLL][CN];
 static long cdst[MAXCOLL][CN * MAXPE];
 static int cisrc[MAXCOLL][CN];
 static int cidst[MAXCOLL][CN];
-static long wcsrc[MAXSTEP][CN];  /* worker team collectives */
+static long wcsrc[MAXSTEP][CN]; /* worker team collectives */
 static long wcdst[MAXSTEP][CN];
 
 /* expectations, reduced over the PEs */
@@ -185,7 +186,7 @@ struct wteam {
 static struct wteam wt[NWTEAM];
 static int nwt;
 static shmem_ctx_t pool[3]; /* shareable, used by every worker at once */
-static int pool_team[3];     /* -1: world; else a worker team (PE numbers relative to it),
+static int pool_team[3];    /* -1: world; else a worker team (PE numbers relative to it),
                               * left to shmem_team_destroy to destroy */
 static int npool;
 static shmem_ctx_t serctx; /* SERIALIZED, shared under sermu */
@@ -237,9 +238,10 @@ static void fail(int t, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     fprintf(stderr,
-            "thread_mix: FAIL pe %d %s%d episode %d step %d: %s (seed %" PRIu64 ", %d PEs, %d threads)\n",
-            me, t == MAXT ? "main" : "thread ", t == MAXT ? 0 : t, ep,
-            t <= MAXT ? ts[t].step : -1, buf, seed, npes, nthr);
+            "thread_mix: FAIL pe %d %s%d episode %d step %d: %s (seed %" PRIu64
+            ", %d PEs, %d threads)\n",
+            me, t == MAXT ? "main" : "thread ", t == MAXT ? 0 : t, ep, t <= MAXT ? ts[t].step : -1,
+            buf, seed, npes, nthr);
     fflush(stderr);
     shmem_global_exit(1);
     _exit(1);
@@ -265,8 +267,11 @@ static void *watchdog(void *arg)
         if (!wd_sec || !ep_running)
             continue;
         if (time(NULL) - ep_start > wd_sec) {
-            fprintf(stderr, "thread_mix: WATCHDOG pe %d: episode %d running for more than %d s (seed %" PRIu64 ")\n",
-                    me, ep, wd_sec, seed);
+            fprintf(
+                stderr,
+                "thread_mix: WATCHDOG pe %d: episode %d running for more than %d s (seed %" PRIu64
+                ")\n",
+                me, ep, wd_sec, seed);
             for (int t = 0; t <= nthr; t++) {
                 int i = t == nthr ? MAXT : t;
                 fprintf(stderr, "  pe %d %s%d: step %d op %s target %d\n", me,
@@ -346,17 +351,17 @@ static void draw_plan(void)
 }
 
 /* ---- typed RMA ---- */
-#define RMA_TYPES(X)          \
-    X(char, char)             \
-    X(short, short)           \
-    X(int, int)               \
-    X(long, long)             \
-    X(longlong, long long)    \
-    X(float, float)           \
-    X(double, double)         \
-    X(int16, int16_t)         \
-    X(uint32, uint32_t)       \
-    X(uint64, uint64_t)       \
+#define RMA_TYPES(X)       \
+    X(char, char)          \
+    X(short, short)        \
+    X(int, int)            \
+    X(long, long)          \
+    X(longlong, long long) \
+    X(float, float)        \
+    X(double, double)      \
+    X(int16, int16_t)      \
+    X(uint32, uint32_t)    \
+    X(uint64, uint64_t)    \
     X(size, size_t)
 enum {
 #define X_E(N, T) RT_##N,
@@ -377,66 +382,67 @@ static const char *rt_name[RT_N] = {
 enum { R_PUT, R_PUT_NBI, R_P, R_IPUT, R_GET, R_GET_NBI, R_G, R_IGET, R_N };
 static const char *rop_name[R_N] = { "put", "put_nbi", "p", "iput", "get", "get_nbi", "g", "iget" };
 
-#define X_F(N, T)                                                                        \
-    static void rma_##N(int op, shmem_ctx_t c, int plain, void *dv, const void *sv,     \
-                        ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)                  \
-    {                                                                                    \
-        T *d = dv;                                                                       \
-        const T *s = sv;                                                                 \
-        switch (op) {                                                                    \
-        case R_PUT:                                                                      \
-            if (plain)                                                                   \
-                shmem_##N##_put(d, s, n, pe);                                            \
-            else                                                                         \
-                shmem_ctx_##N##_put(c, d, s, n, pe);                                     \
-            break;                                                                       \
-        case R_PUT_NBI:                                                                  \
-            if (plain)                                                                   \
-                shmem_##N##_put_nbi(d, s, n, pe);                                        \
-            else                                                                         \
-                shmem_ctx_##N##_put_nbi(c, d, s, n, pe);                                 \
-            break;                                                                       \
-        case R_P:                                                                        \
-            if (plain)                                                                   \
-                shmem_##N##_p(d, *s, pe);                                                \
-            else                                                                         \
-                shmem_ctx_##N##_p(c, d, *s, pe);                                         \
-            break;                                                                       \
-        case R_IPUT:                                                                     \
-            if (plain)                                                                   \
-                shmem_##N##_iput(d, s, dst, sst, n, pe);                                 \
-            else                                                                         \
-                shmem_ctx_##N##_iput(c, d, s, dst, sst, n, pe);                          \
-            break;                                                                       \
-        case R_GET:                                                                      \
-            if (plain)                                                                   \
-                shmem_##N##_get(d, s, n, pe);                                            \
-            else                                                                         \
-                shmem_ctx_##N##_get(c, d, s, n, pe);                                     \
-            break;                                                                       \
-        case R_GET_NBI:                                                                  \
-            if (plain)                                                                   \
-                shmem_##N##_get_nbi(d, s, n, pe);                                        \
-            else                                                                         \
-                shmem_ctx_##N##_get_nbi(c, d, s, n, pe);                                 \
-            break;                                                                       \
-        case R_G:                                                                        \
-            if (plain)                                                                   \
-                *d = shmem_##N##_g(s, pe);                                               \
-            else                                                                         \
-                *d = shmem_ctx_##N##_g(c, s, pe);                                        \
-            break;                                                                       \
-        case R_IGET:                                                                     \
-            if (plain)                                                                   \
-                shmem_##N##_iget(d, s, dst, sst, n, pe);                                 \
-            else                                                                         \
-                shmem_ctx_##N##_iget(c, d, s, dst, sst, n, pe);                          \
-            break;                                                                       \
-        }                                                                                \
+#define X_F(N, T)                                                                                  \
+    static void rma_##N(int op, shmem_ctx_t c, int plain, void *dv, const void *sv, ptrdiff_t dst, \
+                        ptrdiff_t sst, size_t n, int pe)                                           \
+    {                                                                                              \
+        T *d = dv;                                                                                 \
+        const T *s = sv;                                                                           \
+        switch (op) {                                                                              \
+        case R_PUT:                                                                                \
+            if (plain)                                                                             \
+                shmem_##N##_put(d, s, n, pe);                                                      \
+            else                                                                                   \
+                shmem_ctx_##N##_put(c, d, s, n, pe);                                               \
+            break;                                                                                 \
+        case R_PUT_NBI:                                                                            \
+            if (plain)                                                                             \
+                shmem_##N##_put_nbi(d, s, n, pe);                                                  \
+            else                                                                                   \
+                shmem_ctx_##N##_put_nbi(c, d, s, n, pe);                                           \
+            break;                                                                                 \
+        case R_P:                                                                                  \
+            if (plain)                                                                             \
+                shmem_##N##_p(d, *s, pe);                                                          \
+            else                                                                                   \
+                shmem_ctx_##N##_p(c, d, *s, pe);                                                   \
+            break;                                                                                 \
+        case R_IPUT:                                                                               \
+            if (plain)                                                                             \
+                shmem_##N##_iput(d, s, dst, sst, n, pe);                                           \
+            else                                                                                   \
+                shmem_ctx_##N##_iput(c, d, s, dst, sst, n, pe);                                    \
+            break;                                                                                 \
+        case R_GET:                                                                                \
+            if (plain)                                                                             \
+                shmem_##N##_get(d, s, n, pe);                                                      \
+            else                                                                                   \
+                shmem_ctx_##N##_get(c, d, s, n, pe);                                               \
+            break;                                                                                 \
+        case R_GET_NBI:                                                                            \
+            if (plain)                                                                             \
+                shmem_##N##_get_nbi(d, s, n, pe);                                                  \
+            else                                                                                   \
+                shmem_ctx_##N##_get_nbi(c, d, s, n, pe);                                           \
+            break;                                                                                 \
+        case R_G:                                                                                  \
+            if (plain)                                                                             \
+                *d = shmem_##N##_g(s, pe);                                                         \
+            else                                                                                   \
+                *d = shmem_ctx_##N##_g(c, s, pe);                                                  \
+            break;                                                                                 \
+        case R_IGET:                                                                               \
+            if (plain)                                                                             \
+                shmem_##N##_iget(d, s, dst, sst, n, pe);                                           \
+            else                                                                                   \
+                shmem_ctx_##N##_iget(c, d, s, dst, sst, n, pe);                                    \
+            break;                                                                                 \
+        }                                                                                          \
     }
 RMA_TYPES(X_F)
 #undef X_F
-typedef void (*rma_fn)(int, shmem_ctx_t, int, void *, const void *, ptrdiff_t, ptrdiff_t, size_t, int);
+typedef void (*rma_fn)(int, shmem_ctx_t, int, void *, const void *, ptrdiff_t, ptrdiff_t, size_t,
+                       int);
 static const rma_fn rma_fns[RT_N] = {
 #define X_P(N, T) rma_##N,
     RMA_TYPES(X_P)
@@ -445,79 +451,80 @@ static const rma_fn rma_fns[RT_N] = {
 
 /* ---- typed AMO on the counters ---- */
 enum { A_ADD, A_INC, A_FADD, A_FINC, A_FADD_NBI, A_FINC_NBI, A_CSWAP, A_N };
-static const char *aop_name[A_N] = { "add", "inc", "fetch_add", "fetch_inc", "fetch_add_nbi", "fetch_inc_nbi", "cswap_loop" };
+static const char *aop_name[A_N] = { "add",           "inc",           "fetch_add", "fetch_inc",
+                                     "fetch_add_nbi", "fetch_inc_nbi", "cswap_loop" };
 static const size_t at_size[AT_N] = {
 #define X_S(N, T) sizeof(T),
     AMO_TYPES(X_S)
 #undef X_S
 };
 /* returns 1 and sets *out for a blocking fetch */
-#define X_F(N, T)                                                                        \
-    static int amo_##N(int op, shmem_ctx_t c, int plain, int idx, uint64_t v, int pe,    \
-                       void *fetch, uint64_t *out)                                       \
-    {                                                                                    \
-        T *d = &cnt_##N[idx];                                                            \
-        T r;                                                                             \
-        switch (op) {                                                                    \
-        case A_ADD:                                                                      \
-            if (plain)                                                                   \
-                shmem_##N##_atomic_add(d, (T)v, pe);                                     \
-            else                                                                         \
-                shmem_ctx_##N##_atomic_add(c, d, (T)v, pe);                              \
-            return 0;                                                                    \
-        case A_INC:                                                                      \
-            if (plain)                                                                   \
-                shmem_##N##_atomic_inc(d, pe);                                           \
-            else                                                                         \
-                shmem_ctx_##N##_atomic_inc(c, d, pe);                                    \
-            return 0;                                                                    \
-        case A_FADD:                                                                     \
-            r = plain ? shmem_##N##_atomic_fetch_add(d, (T)v, pe)                        \
-                      : shmem_ctx_##N##_atomic_fetch_add(c, d, (T)v, pe);                \
-            *out = (uint64_t)r;                                                          \
-            return 1;                                                                    \
-        case A_FINC:                                                                     \
-            r = plain ? shmem_##N##_atomic_fetch_inc(d, pe)                              \
-                      : shmem_ctx_##N##_atomic_fetch_inc(c, d, pe);                      \
-            *out = (uint64_t)r;                                                          \
-            return 1;                                                                    \
-        case A_FADD_NBI:                                                                 \
-            if (plain)                                                                   \
-                shmem_##N##_atomic_fetch_add_nbi((T *)fetch, d, (T)v, pe);               \
-            else                                                                         \
-                shmem_ctx_##N##_atomic_fetch_add_nbi(c, (T *)fetch, d, (T)v, pe);        \
-            return 0;                                                                    \
-        case A_FINC_NBI:                                                                 \
-            if (plain)                                                                   \
-                shmem_##N##_atomic_fetch_inc_nbi((T *)fetch, d, pe);                     \
-            else                                                                         \
-                shmem_ctx_##N##_atomic_fetch_inc_nbi(c, (T *)fetch, d, pe);              \
-            return 0;                                                                    \
-        case A_CSWAP: {                                                                  \
-            T old = plain ? shmem_##N##_atomic_fetch(d, pe)                              \
-                          : shmem_ctx_##N##_atomic_fetch(c, d, pe);                      \
-            for (int tries = 0;; tries++) {                                              \
-                r = plain ? shmem_##N##_atomic_compare_swap(d, old, (T)(old + (T)v), pe) \
-                          : shmem_ctx_##N##_atomic_compare_swap(c, d, old, (T)(old + (T)v), pe); \
-                if (r == old)                                                            \
-                    break;                                                               \
-                old = r;                                                                 \
-                if (tries > 1000000)                                                     \
-                    return -1;                                                           \
-            }                                                                            \
-            *out = (uint64_t)old;                                                        \
-            return 1;                                                                    \
-        }                                                                                \
-        }                                                                                \
-        return 0;                                                                        \
-    }                                                                                    \
-    static uint64_t cnt_get_##N(int idx)                                                 \
-    {                                                                                    \
-        return (uint64_t)cnt_##N[idx];                                                   \
-    }                                                                                    \
-    static uint64_t fetch_val_##N(const void *f)                                         \
-    {                                                                                    \
-        return (uint64_t) * (const T *)f;                                                \
+#define X_F(N, T)                                                                                  \
+    static int amo_##N(int op, shmem_ctx_t c, int plain, int idx, uint64_t v, int pe, void *fetch, \
+                       uint64_t *out)                                                              \
+    {                                                                                              \
+        T *d = &cnt_##N[idx];                                                                      \
+        T r;                                                                                       \
+        switch (op) {                                                                              \
+        case A_ADD:                                                                                \
+            if (plain)                                                                             \
+                shmem_##N##_atomic_add(d, (T)v, pe);                                               \
+            else                                                                                   \
+                shmem_ctx_##N##_atomic_add(c, d, (T)v, pe);                                        \
+            return 0;                                                                              \
+        case A_INC:                                                                                \
+            if (plain)                                                                             \
+                shmem_##N##_atomic_inc(d, pe);                                                     \
+            else                                                                                   \
+                shmem_ctx_##N##_atomic_inc(c, d, pe);                                              \
+            return 0;                                                                              \
+        case A_FADD:                                                                               \
+            r = plain ? shmem_##N##_atomic_fetch_add(d, (T)v, pe)                                  \
+                      : shmem_ctx_##N##_atomic_fetch_add(c, d, (T)v, pe);                          \
+            *out = (uint64_t)r;                                                                    \
+            return 1;                                                                              \
+        case A_FINC:                                                                               \
+            r = plain ? shmem_##N##_atomic_fetch_inc(d, pe)                                        \
+                      : shmem_ctx_##N##_atomic_fetch_inc(c, d, pe);                                \
+            *out = (uint64_t)r;                                                                    \
+            return 1;                                                                              \
+        case A_FADD_NBI:                                                                           \
+            if (plain)                                                                             \
+                shmem_##N##_atomic_fetch_add_nbi((T *)fetch, d, (T)v, pe);                         \
+            else                                                                                   \
+                shmem_ctx_##N##_atomic_fetch_add_nbi(c, (T *)fetch, d, (T)v, pe);                  \
+            return 0;                                                                              \
+        case A_FINC_NBI:                                                                           \
+            if (plain)                                                                             \
+                shmem_##N##_atomic_fetch_inc_nbi((T *)fetch, d, pe);                               \
+            else                                                                                   \
+                shmem_ctx_##N##_atomic_fetch_inc_nbi(c, (T *)fetch, d, pe);                        \
+            return 0;                                                                              \
+        case A_CSWAP: {                                                                            \
+            T old =                                                                                \
+                plain ? shmem_##N##_atomic_fetch(d, pe) : shmem_ctx_##N##_atomic_fetch(c, d, pe);  \
+            for (int tries = 0;; tries++) {                                                        \
+                r = plain ? shmem_##N##_atomic_compare_swap(d, old, (T)(old + (T)v), pe)           \
+                          : shmem_ctx_##N##_atomic_compare_swap(c, d, old, (T)(old + (T)v), pe);   \
+                if (r == old)                                                                      \
+                    break;                                                                         \
+                old = r;                                                                           \
+                if (tries > 1000000)                                                               \
+                    return -1;                                                                     \
+            }                                                                                      \
+            *out = (uint64_t)old;                                                                  \
+            return 1;                                                                              \
+        }                                                                                          \
+        }                                                                                          \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static uint64_t cnt_get_##N(int idx)                                                           \
+    {                                                                                              \
+        return (uint64_t)cnt_##N[idx];                                                             \
+    }                                                                                              \
+    static uint64_t fetch_val_##N(const void *f)                                                   \
+    {                                                                                              \
+        return (uint64_t) * (const T *)f;                                                          \
     }
 AMO_TYPES(X_F)
 #undef X_F
@@ -552,15 +559,15 @@ struct cref { /* a context a worker may use */
 struct own {
     shmem_ctx_t ctx;
     long opts;
-    int team;    /* -1 world */
-    int dirty;   /* stores or AMOs issued since its last quiet */
+    int team;  /* -1 world */
+    int dirty; /* stores or AMOs issued since its last quiet */
 };
 enum { PF_CNT, PF_TICK, PF_SWAP, PF_B64, PF_B32 };
 struct pend {
     int state; /* 0: nothing in flight, 1: writes in flight on ctx */
     shmem_ctx_t ctx;
-    int team;  /* of ctx: -1 world */
-    int kind;  /* C_DEFAULT, C_POOL, C_OWN */
+    int team; /* of ctx: -1 world */
+    int kind; /* C_DEFAULT, C_POOL, C_OWN */
 };
 struct pfetch {
     int kind, type, idx, target;
@@ -577,7 +584,7 @@ struct worker {
      * one context (a write on another context quiets first; on the same one, a fence
      * orders them: puts and AMOs to one PE are unordered otherwise) */
     struct pend rpend[MAXPE], b64pend[MAXPE], b32pend[MAXPE];
-    int send_pending;      /* sends whose completion a receiver waits for */
+    int send_pending; /* sends whose completion a receiver waits for */
     char *scratch;
     size_t sused;
     struct pfetch pf[MAXFETCH];
@@ -788,7 +795,8 @@ static void check_bytes(struct worker *w, const uint8_t *got, const uint8_t *wan
     size_t i = 0;
     while (got[i] == want[i])
         i++;
-    fail(w->t, "%s from pe %d: byte %zu of the region (offset %zu + %zu) is 0x%02x, expected 0x%02x",
+    fail(w->t,
+         "%s from pe %d: byte %zu of the region (offset %zu + %zu) is 0x%02x, expected 0x%02x",
          what, pe, off + i, off, i, got[i], want[i]);
 }
 
@@ -983,7 +991,9 @@ static void ticket_bit(struct worker *w, uint64_t v, int pe)
     ts[w->t].op = "ticket fetch_or";
     uint64_t old = shmem_uint64_atomic_fetch_or(&tbits[v / 64], bit, pe);
     if (old & bit)
-        fail(w->t, "ticket %" PRIu64 " on pe %d was handed out twice (fetch_inc values not distinct)", v, pe);
+        fail(w->t,
+             "ticket %" PRIu64 " on pe %d was handed out twice (fetch_inc values not distinct)", v,
+             pe);
 }
 
 static void process_fetches(struct worker *w)
@@ -1024,7 +1034,8 @@ static void op_amo(struct worker *w)
     int got = amo_fns[type](op, c.ctx, plain, idx, v, tpe, fetch, &out);
     ser_end(&c);
     if (got < 0)
-        fail(t, "compare_swap loop on %s counter %d of pe %d did not succeed in 10^6 tries", amo_tname[type], idx, pe);
+        fail(t, "compare_swap loop on %s counter %d of pe %d did not succeed in 10^6 tries",
+             amo_tname[type], idx, pe);
     if (op != A_FADD && op != A_FINC && op != A_CSWAP)
         mark_dirty(w, &c);
     texp[t][E_CNT + (type * NCNT + idx) * MAXPE + pe] += v;
@@ -1072,7 +1083,9 @@ static void op_swap(struct worker *w)
     int pe = (int)rndn(&w->r, (uint64_t)npes);
     struct cref c;
     int tpe = pick_ctx(w, pe, &c, 0);
-    uint64_t v = mix64(seed ^ ((uint64_t)ep << 32) ^ ((uint64_t)me << 24) ^ ((uint64_t)t << 20) ^ rnd(&w->r)) | 1;
+    uint64_t v = mix64(seed ^ ((uint64_t)ep << 32) ^ ((uint64_t)me << 24) ^ ((uint64_t)t << 20) ^
+                       rnd(&w->r)) |
+                 1;
     ts[t].op = "swap";
     ts[t].target = pe;
     tr(t, "swap ctx %d/%d pe %d", c.kind, c.idx, pe);
@@ -1109,10 +1122,13 @@ static void op_bits(struct worker *w)
     int kind = op % 3;
     struct cref c;
     int tpe = pick_ctx(w, pe, &c, 0);
-    static const char *nm[9] = { "and", "or", "xor", "fetch_and", "fetch_or", "fetch_xor", "fetch_and_nbi", "fetch_or_nbi", "fetch_xor_nbi" };
+    static const char *nm[9] = { "and",           "or",           "xor",
+                                 "fetch_and",     "fetch_or",     "fetch_xor",
+                                 "fetch_and_nbi", "fetch_or_nbi", "fetch_xor_nbi" };
     ts[t].op = nm[op];
     ts[t].target = pe;
-    tr(t, "bits%d %s ctx %d/%d mask %" PRIx64 " pe %d", w64 ? 64 : 32, nm[op], c.kind, c.idx, m, pe);
+    tr(t, "bits%d %s ctx %d/%d mask %" PRIx64 " pe %d", w64 ? 64 : 32, nm[op], c.kind, c.idx, m,
+       pe);
     uint64_t before = w64 ? bmodel64[t][pe] : bmodel32[t][pe];
     uint64_t after = kind == 0 ? before & ~m : kind == 1 ? before | m : before ^ m;
     uint64_t arg = kind == 0 ? ~m : m;
@@ -1163,8 +1179,8 @@ static void op_bits(struct worker *w)
         mine &= 0xffffffffULL;
     }
     if (op >= 3 && op <= 5 && (got & mine) != (before & mine))
-        fail(t, "%s on the %d-bit word of pe %d fetched my bits as %" PRIx64 ", expected %" PRIx64, nm[op],
-             w64 ? 64 : 32, pe, got & mine, before & mine);
+        fail(t, "%s on the %d-bit word of pe %d fetched my bits as %" PRIx64 ", expected %" PRIx64,
+             nm[op], w64 ? 64 : 32, pe, got & mine, before & mine);
     if (op < 3 || op > 5) {
         mark_dirty(w, &c);
         note_pend(bp, &c);
@@ -1179,8 +1195,8 @@ static void check_bits(struct worker *w)
         uint64_t mine = (nb >= 64 ? ~0ULL : ((1ULL << nb) - 1)) << (o * nb);
         uint64_t v = shmem_uint64_atomic_fetch(&bword64, pe);
         if ((v & mine) != bmodel64[t][pe])
-            fail(t, "the 64-bit word of pe %d has my bits %" PRIx64 ", expected %" PRIx64, pe, v & mine,
-                 bmodel64[t][pe]);
+            fail(t, "the 64-bit word of pe %d has my bits %" PRIx64 ", expected %" PRIx64, pe,
+                 v & mine, bmodel64[t][pe]);
         nb = bits_per_owner(32);
         if (nb < 1)
             continue;
@@ -1205,7 +1221,8 @@ static void op_ctx(struct worker *w)
         return;
     }
     static const long opts[5] = { 0, SHMEM_CTX_PRIVATE, SHMEM_CTX_SERIALIZED,
-                                  SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE, SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE };
+                                  SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE,
+                                  SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE };
     long o = opts[rndn(&w->r, 5)];
     int team = -1;
     if (nwt && rndn(&w->r, 2)) {
@@ -1242,7 +1259,10 @@ static void op_sync(struct worker *w)
     tr(t, "sync %d ctx %d/%d", k, c.kind, c.idx);
     switch (k) {
     case 0: shmem_fence(); break;
-    case 1: shmem_quiet(); w->def_dirty = 0; break; /* several threads at once */
+    case 1:
+        shmem_quiet();
+        w->def_dirty = 0;
+        break; /* several threads at once */
     case 2:
         ser_begin(&c);
         shmem_ctx_fence(c.ctx);
@@ -1323,26 +1343,35 @@ static void send_msg(struct worker *w, int mi)
         int sop = G->kind == G_SIGSET ? SHMEM_SIGNAL_SET : SHMEM_SIGNAL_ADD;
         uint64_t *sig = &msig[M->grp];
         switch (M->variant % 4 + (M->variant >= 4 ? 4 : 0)) {
-        case 0: shmem_ctx_putmem_signal(c.ctx, mdata[mi], src, (size_t)M->len, sig, M->val, sop, tpe); break;
-        case 1: shmem_ctx_putmem_signal_nbi(c.ctx, mdata[mi], src, (size_t)M->len, sig, M->val, sop, tpe); break;
+        case 0:
+            shmem_ctx_putmem_signal(c.ctx, mdata[mi], src, (size_t)M->len, sig, M->val, sop, tpe);
+            break;
+        case 1:
+            shmem_ctx_putmem_signal_nbi(c.ctx, mdata[mi], src, (size_t)M->len, sig, M->val, sop,
+                                        tpe);
+            break;
         case 2:
             if (c.kind == C_DEFAULT)
                 shmem_putmem_signal(mdata[mi], src, (size_t)M->len, sig, M->val, sop, tpe);
             else
-                shmem_ctx_putmem_signal(c.ctx, mdata[mi], src, (size_t)M->len, sig, M->val, sop, tpe);
+                shmem_ctx_putmem_signal(c.ctx, mdata[mi], src, (size_t)M->len, sig, M->val, sop,
+                                        tpe);
             break;
         case 3:
             if (c.kind == C_DEFAULT)
                 shmem_putmem_signal_nbi(mdata[mi], src, (size_t)M->len, sig, M->val, sop, tpe);
             else
-                shmem_ctx_putmem_signal_nbi(c.ctx, mdata[mi], src, (size_t)M->len, sig, M->val, sop, tpe);
+                shmem_ctx_putmem_signal_nbi(c.ctx, mdata[mi], src, (size_t)M->len, sig, M->val, sop,
+                                            tpe);
             break;
         case 4:
         case 6:
-            shmem_ctx_long_put_signal(c.ctx, (long *)mdata[mi], (long *)src, (size_t)M->len / 8, sig, M->val, sop, tpe);
+            shmem_ctx_long_put_signal(c.ctx, (long *)mdata[mi], (long *)src, (size_t)M->len / 8,
+                                      sig, M->val, sop, tpe);
             break;
         default:
-            shmem_ctx_long_put_signal_nbi(c.ctx, (long *)mdata[mi], (long *)src, (size_t)M->len / 8, sig, M->val, sop, tpe);
+            shmem_ctx_long_put_signal_nbi(c.ctx, (long *)mdata[mi], (long *)src, (size_t)M->len / 8,
+                                          sig, M->val, sop, tpe);
             break;
         }
         mark_dirty(w, &c);
@@ -1400,7 +1429,9 @@ static void check_msg(struct worker *w, int mi)
     struct msg *M = &P.m[mi];
     for (int i = 0; i < M->len; i++)
         if ((uint8_t)mdata[mi][i] != msg_byte(mi, i))
-            fail(w->t, "message %d (group %d %s, variant %d, len %d) from pe %d thread %d: byte %d is 0x%02x, expected 0x%02x after its %s",
+            fail(w->t,
+                 "message %d (group %d %s, variant %d, len %d) from pe %d thread %d: byte %d is "
+                 "0x%02x, expected 0x%02x after its %s",
                  mi, M->grp, gname[P.g[M->grp].kind], M->variant, M->len, M->sp, M->st, i,
                  (uint8_t)mdata[mi][i], msg_byte(mi, i),
                  P.g[M->grp].kind <= G_SIGADD ? "signal" : "flag");
@@ -1445,8 +1476,8 @@ static void recv_group(struct worker *w, int gi)
                 sched_yield();
         }
         if (*f != G->total)
-            fail(t, "flag of group %d (flag_add, %d senders) is %" PRIu64 ", expected %" PRIu64, gi, G->k, *f,
-                 G->total);
+            fail(t, "flag of group %d (flag_add, %d senders) is %" PRIu64 ", expected %" PRIu64, gi,
+                 G->k, *f, G->total);
         for (int i = 0; i < G->k; i++)
             check_msg(w, G->first + i);
         return;
@@ -1476,14 +1507,17 @@ static void recv_group(struct worker *w, int gi)
         break;
     case 1:
         ts[t].op = "wait_until_all_vector";
-        shmem_uint64_wait_until_all_vector(iv, (size_t)k, NULL, SHMEM_CMP_NE, (uint64_t[4]){ 0, 0, 0, 0 });
+        shmem_uint64_wait_until_all_vector(iv, (size_t)k, NULL, SHMEM_CMP_NE,
+                                           (uint64_t[4]){ 0, 0, 0, 0 });
         break;
     case 2:
     case 3:
         ts[t].op = G->method == 2 ? "wait_until_any" : "wait_until_any_vector";
         while (left) {
-            size_t i = G->method == 2 ? shmem_uint64_wait_until_any(iv, (size_t)k, status, ucmp, ucv)
-                                      : shmem_uint64_wait_until_any_vector(iv, (size_t)k, status, SHMEM_CMP_EQ, eqv);
+            size_t i =
+                G->method == 2
+                    ? shmem_uint64_wait_until_any(iv, (size_t)k, status, ucmp, ucv)
+                    : shmem_uint64_wait_until_any_vector(iv, (size_t)k, status, SHMEM_CMP_EQ, eqv);
             if (i >= (size_t)k || status[i])
                 fail(t, "%s returned %zu (k %d)", ts[t].op, i, k);
             status[i] = 1;
@@ -1581,7 +1615,8 @@ static void worker_coll(struct worker *w, int s)
         for (int j = 0; j < W->n; j++)
             want += W->members[j] * 1000 + i + s * 7 + ep;
         if (wcdst[s][i] != want)
-            fail(t, "worker sum_reduce on %s element %d is %ld, expected %ld", W->name, i, wcdst[s][i], want);
+            fail(t, "worker sum_reduce on %s element %d is %ld, expected %ld", W->name, i,
+                 wcdst[s][i], want);
     }
 }
 
@@ -1700,10 +1735,12 @@ static void main_coll(int c)
         ts[T].op = "team_split_strided (temp)";
         int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, start, stride, size, NULL, 0, &nt);
         if (rc)
-            fail(T, "temporary shmem_team_split_strided(%d, %d, %d) returned %d", start, stride, size, rc);
+            fail(T, "temporary shmem_team_split_strided(%d, %d, %d) returned %d", start, stride,
+                 size, rc);
         int member = me >= start && (me - start) % stride == 0 && (me - start) / stride < size;
         if (member != (nt != SHMEM_TEAM_INVALID))
-            fail(T, "temporary team split: membership %d but handle %s", member, nt == SHMEM_TEAM_INVALID ? "invalid" : "valid");
+            fail(T, "temporary team split: membership %d but handle %s", member,
+                 nt == SHMEM_TEAM_INVALID ? "invalid" : "valid");
         if (!member)
             return;
         if (shmem_team_my_pe(nt) != (me - start) / stride || shmem_team_n_pes(nt) != size)
@@ -1722,8 +1759,8 @@ static void main_coll(int c)
                     want = v;
             }
             if (cidst[c][i] != want)
-                fail(T, "max_reduce on the temporary team (%d,%d,%d) element %d = %d, expected %d", start,
-                     stride, size, i, cidst[c][i], want);
+                fail(T, "max_reduce on the temporary team (%d,%d,%d) element %d = %d, expected %d",
+                     start, stride, size, i, cidst[c][i], want);
         }
         ts[T].op = "team_destroy (temp)";
         shmem_team_destroy(nt);
@@ -1733,8 +1770,13 @@ static void main_coll(int c)
         return;
     const char *tname = team < 0 ? "world" : wt[team].name;
     for (int i = 0; i < n; i++)
-        csrc[c][i] = (long)mix64(seed ^ ((uint64_t)ep << 20) ^ ((uint64_t)c << 12) ^ ((uint64_t)myi << 6) ^ (uint64_t)i) >> 4;
-#define CV(j, i) ((long)mix64(seed ^ ((uint64_t)ep << 20) ^ ((uint64_t)c << 12) ^ ((uint64_t)(j) << 6) ^ (uint64_t)(i)) >> 4)
+        csrc[c][i] = (long)mix64(seed ^ ((uint64_t)ep << 20) ^ ((uint64_t)c << 12) ^
+                                 ((uint64_t)myi << 6) ^ (uint64_t)i) >>
+                     4;
+#define CV(j, i)                                                                            \
+    ((long)mix64(seed ^ ((uint64_t)ep << 20) ^ ((uint64_t)c << 12) ^ ((uint64_t)(j) << 6) ^ \
+                 (uint64_t)(i)) >>                                                          \
+     4)
     switch (kind) {
     case 3:
         ts[T].op = "team_sync";
@@ -1747,8 +1789,8 @@ static void main_coll(int c)
             fail(T, "broadcast on %s failed", tname);
         for (int i = 0; i < n; i++)
             if (cdst[c][i] != CV(root, i))
-                fail(T, "broadcast on %s (root %d, n %d) element %d = %ld, expected %ld", tname, root, n, i,
-                     cdst[c][i], CV(root, i));
+                fail(T, "broadcast on %s (root %d, n %d) element %d = %ld, expected %ld", tname,
+                     root, n, i, cdst[c][i], CV(root, i));
         break;
     }
     case 5:
@@ -1761,7 +1803,8 @@ static void main_coll(int c)
             for (int j = 0; j < tn; j++)
                 want = (long)((unsigned long)want + (unsigned long)CV(j, i));
             if (cdst[c][i] != want)
-                fail(T, "sum_reduce on %s (n %d) element %d = %ld, expected %ld", tname, n, i, cdst[c][i], want);
+                fail(T, "sum_reduce on %s (n %d) element %d = %ld, expected %ld", tname, n, i,
+                     cdst[c][i], want);
         }
         break;
     }
@@ -1772,8 +1815,8 @@ static void main_coll(int c)
         for (int j = 0; j < tn; j++)
             for (int i = 0; i < n; i++)
                 if (cdst[c][j * n + i] != CV(j, i))
-                    fail(T, "fcollect on %s (n %d) block %d element %d = %ld, expected %ld", tname, n, j, i,
-                         cdst[c][j * n + i], CV(j, i));
+                    fail(T, "fcollect on %s (n %d) block %d element %d = %ld, expected %ld", tname,
+                         n, j, i, cdst[c][j * n + i], CV(j, i));
         break;
     }
     }
@@ -1785,19 +1828,51 @@ static void make_wteam(int i, int pattern)
     struct wteam *W = &wt[i];
     int start = 0, stride = 1, size = npes;
     switch (pattern % 6) {
-    case 0: start = 0; stride = 2; size = (npes + 1) / 2; snprintf(W->name, sizeof W->name, "even"); break;
-    case 1: start = npes > 1 ? 1 : 0; stride = 2; size = npes > 1 ? npes / 2 : 1; snprintf(W->name, sizeof W->name, "odd"); break;
-    case 2: start = npes > 1 ? 1 : 0; stride = 1; size = npes > 1 ? npes - 1 : 1; snprintf(W->name, sizeof W->name, "all-but-0"); break;
-    case 3: start = 0; stride = 1; size = npes; snprintf(W->name, sizeof W->name, "world-copy"); break;
-    case 4: start = npes - 1; stride = -1; size = npes; snprintf(W->name, sizeof W->name, "reversed"); break;
-    case 5: start = 0; stride = npes > 1 ? npes - 1 : 1; size = npes > 1 ? 2 : 1; snprintf(W->name, sizeof W->name, "pair"); break;
+    case 0:
+        start = 0;
+        stride = 2;
+        size = (npes + 1) / 2;
+        snprintf(W->name, sizeof W->name, "even");
+        break;
+    case 1:
+        start = npes > 1 ? 1 : 0;
+        stride = 2;
+        size = npes > 1 ? npes / 2 : 1;
+        snprintf(W->name, sizeof W->name, "odd");
+        break;
+    case 2:
+        start = npes > 1 ? 1 : 0;
+        stride = 1;
+        size = npes > 1 ? npes - 1 : 1;
+        snprintf(W->name, sizeof W->name, "all-but-0");
+        break;
+    case 3:
+        start = 0;
+        stride = 1;
+        size = npes;
+        snprintf(W->name, sizeof W->name, "world-copy");
+        break;
+    case 4:
+        start = npes - 1;
+        stride = -1;
+        size = npes;
+        snprintf(W->name, sizeof W->name, "reversed");
+        break;
+    case 5:
+        start = 0;
+        stride = npes > 1 ? npes - 1 : 1;
+        size = npes > 1 ? 2 : 1;
+        snprintf(W->name, sizeof W->name, "pair");
+        break;
     }
     shmem_team_config_t conf = { .num_contexts = (int)(pattern / 6) % 3 };
     long mask = conf.num_contexts ? SHMEM_TEAM_NUM_CONTEXTS : 0;
     ts[MAXT].op = "team_split_strided (worker team)";
-    int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, start, stride, size, mask ? &conf : NULL, mask, &W->team);
+    int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, start, stride, size, mask ? &conf : NULL,
+                                      mask, &W->team);
     if (rc)
-        fail(MAXT, "shmem_team_split_strided(%d, %d, %d) for %s returned %d", start, stride, size, W->name, rc);
+        fail(MAXT, "shmem_team_split_strided(%d, %d, %d) for %s returned %d", start, stride, size,
+             W->name, rc);
     W->n = size;
     for (int p = 0; p < MAXPE; p++)
         W->rel[p] = -1;
@@ -1809,8 +1884,8 @@ static void make_wteam(int i, int pattern)
         fail(MAXT, "team %s: membership and handle disagree", W->name);
     if (W->rel[me] >= 0) {
         if (shmem_team_my_pe(W->team) != W->rel[me] || shmem_team_n_pes(W->team) != size)
-            fail(MAXT, "team %s: my_pe %d n_pes %d, expected %d %d", W->name, shmem_team_my_pe(W->team),
-                 shmem_team_n_pes(W->team), W->rel[me], size);
+            fail(MAXT, "team %s: my_pe %d n_pes %d, expected %d %d", W->name,
+                 shmem_team_my_pe(W->team), shmem_team_n_pes(W->team), W->rel[me], size);
         for (int j = 0; j < size; j++)
             if (shmem_team_translate_pe(W->team, j, SHMEM_TEAM_WORLD) != W->members[j])
                 fail(MAXT, "team %s: translate_pe(%d) = %d, expected %d", W->name, j,
@@ -1940,7 +2015,9 @@ static void verify(void)
             uint64_t want = trunc_to(exp_dst[E_CNT + (ty * NCNT + i) * MAXPE + me], at_size[ty]);
             uint64_t got = trunc_to(cnt_get[ty](i), at_size[ty]);
             if (got != want)
-                fail(T, "%s counter %d = %" PRIu64 ", expected %" PRIu64 " (lost or extra atomic updates)",
+                fail(T,
+                     "%s counter %d = %" PRIu64 ", expected %" PRIu64
+                     " (lost or extra atomic updates)",
                      amo_tname[ty], i, got, want);
             uint64_t mx = max_dst[(ty * NCNT + i) * MAXPE + me];
             if (mx && mx - 1 >= want)
@@ -1956,11 +2033,15 @@ static void verify(void)
             fail(T, "ticket bitmap bit %" PRIu64 " is %d with %" PRIu64 " tickets", v, set, nt);
     }
     if (exp_dst[E_SWW + me] + mix64(0) != exp_dst[E_SWR + me] + mix64(swapw))
-        fail(T, "swap word: the values written and the values returned do not match (final %" PRIx64 ")", swapw);
+        fail(T,
+             "swap word: the values written and the values returned do not match (final %" PRIx64
+             ")",
+             swapw);
     for (int k = 0; k < NLOCK; k++)
         if (P.lockhome[k] == me && (uint64_t)lockval[k] != exp_dst[E_LOCK + k])
-            fail(T, "value protected by lock %d = %ld, expected %" PRIu64 " (mutual exclusion broken)", k,
-                 lockval[k], exp_dst[E_LOCK + k]);
+            fail(T,
+                 "value protected by lock %d = %ld, expected %" PRIu64 " (mutual exclusion broken)",
+                 k, lockval[k], exp_dst[E_LOCK + k]);
 }
 
 int main(int argc, char **argv)
@@ -1986,12 +2067,13 @@ int main(int argc, char **argv)
                 if (!strcmp(argv[i], focus_name[f]))
                     focus = f;
             if (focus < 0) {
-                fprintf(stderr, "thread_mix: --focus rma|mem|amo|bits|ticket|swap|ctx|sync|ptr|lock\n");
+                fprintf(stderr,
+                        "thread_mix: --focus rma|mem|amo|bits|ticket|swap|ctx|sync|ptr|lock\n");
                 return 2;
             }
-        }
-        else {
-            fprintf(stderr, "usage: thread_mix [--seed S] [--iters N] [--threads T] [--steps S] [--ops K] [--focus KIND] [--trace] [--watchdog SEC]\n");
+        } else {
+            fprintf(stderr, "usage: thread_mix [--seed S] [--iters N] [--threads T] [--steps S] "
+                            "[--ops K] [--focus KIND] [--trace] [--watchdog SEC]\n");
             return 2;
         }
     }
@@ -2010,7 +2092,8 @@ int main(int argc, char **argv)
     npes = shmem_n_pes();
     if (prov != SHMEM_THREAD_MULTIPLE) {
         if (me == 0)
-            printf("thread_mix: provided thread level %d, not SHMEM_THREAD_MULTIPLE: skipped\n", prov);
+            printf("thread_mix: provided thread level %d, not SHMEM_THREAD_MULTIPLE: skipped\n",
+                   prov);
         shmem_finalize();
         return 77;
     }
@@ -2033,7 +2116,8 @@ int main(int argc, char **argv)
         workers[t].t = t;
     }
     if (me == 0)
-        printf("thread_mix: seed %" PRIu64 ", %d episodes, %d PEs x %d threads\n", seed, iters, npes, nthr);
+        printf("thread_mix: seed %" PRIu64 ", %d episodes, %d PEs x %d threads\n", seed, iters,
+               npes, nthr);
     time_t t0 = time(NULL);
     for (ep = 0; ep < iters; ep++) {
         ep_start = time(NULL);
@@ -2041,8 +2125,11 @@ int main(int argc, char **argv)
         boundary();
         draw_plan();
         if (trace && me == 0)
-            fprintf(stderr, "== episode %d: %d steps, %d groups, %d messages, %d collectives, %d worker teams, %d pool contexts%s\n",
-                    ep, P.steps, P.ngrp, P.nmsg, P.ncoll, nwt, npool, have_ser ? ", a serialized context" : "");
+            fprintf(stderr,
+                    "== episode %d: %d steps, %d groups, %d messages, %d collectives, %d worker "
+                    "teams, %d pool contexts%s\n",
+                    ep, P.steps, P.ngrp, P.nmsg, P.ncoll, nwt, npool,
+                    have_ser ? ", a serialized context" : "");
         ts[MAXT].op = "barrier_all (start)";
         shmem_barrier_all();
         pthread_t th[MAXT];
@@ -2076,7 +2163,8 @@ int main(int argc, char **argv)
             shmem_team_destroy(wt[i].team);
     shmem_free(rbuf);
     if (me == 0)
-        printf("thread_mix: %d episodes passed in %ld s (seed %" PRIu64 ")\n", iters, (long)(time(NULL) - t0), seed);
+        printf("thread_mix: %d episodes passed in %ld s (seed %" PRIu64 ")\n", iters,
+               (long)(time(NULL) - t0), seed);
     shmem_finalize();
     return 0;
 }

@@ -188,9 +188,8 @@ void ofi_sig_drive(void)
         return;
     /* reading a counter drives the endpoint without taking its completions */
     for (struct ofi_ctx *c = ofi_sig_drive_head; c; c = c->drive_next)
-        if (c->on_drive == OFI_DRIVE_MSG ||
-            __atomic_load_n(&c->put_issued, __ATOMIC_RELAXED) !=
-                __atomic_load_n(&c->put_done, __ATOMIC_RELAXED))
+        if (c->on_drive == OFI_DRIVE_MSG || __atomic_load_n(&c->put_issued, __ATOMIC_RELAXED) !=
+                                                __atomic_load_n(&c->put_done, __ATOMIC_RELAXED))
             (void)fi_cntr_read(c->put_cntr);
     pthread_mutex_unlock(&ofi_sig_drive_lock);
 }
