@@ -401,12 +401,15 @@ static const char *rop_name[R_N] = { "put", "put_nbi", "p", "iput", "get", "get_
             else                                                                                   \
                 shmem_ctx_##N##_put_nbi(c, d, s, n, pe);                                           \
             break;                                                                                 \
-        case R_P:                                                                                  \
+        case R_P: {                                                                                \
+            T v; /* s may be misaligned for T: read its bytes */                                   \
+            memcpy(&v, s, sizeof(v));                                                              \
             if (plain)                                                                             \
-                shmem_##N##_p(d, *s, pe);                                                          \
+                shmem_##N##_p(d, v, pe);                                                           \
             else                                                                                   \
-                shmem_ctx_##N##_p(c, d, *s, pe);                                                   \
+                shmem_ctx_##N##_p(c, d, v, pe);                                                    \
             break;                                                                                 \
+        }                                                                                          \
         case R_IPUT:                                                                               \
             if (plain)                                                                             \
                 shmem_##N##_iput(d, s, dst, sst, n, pe);                                           \
@@ -425,12 +428,11 @@ static const char *rop_name[R_N] = { "put", "put_nbi", "p", "iput", "get", "get_
             else                                                                                   \
                 shmem_ctx_##N##_get_nbi(c, d, s, n, pe);                                           \
             break;                                                                                 \
-        case R_G:                                                                                  \
-            if (plain)                                                                             \
-                *d = shmem_##N##_g(s, pe);                                                         \
-            else                                                                                   \
-                *d = shmem_ctx_##N##_g(c, s, pe);                                                  \
+        case R_G: {                                                                                \
+            T v = plain ? shmem_##N##_g(s, pe) : shmem_ctx_##N##_g(c, s, pe);                      \
+            memcpy(d, &v, sizeof(v)); /* d may be misaligned for T */                              \
             break;                                                                                 \
+        }                                                                                          \
         case R_IGET:                                                                               \
             if (plain)                                                                             \
                 shmem_##N##_iget(d, s, dst, sst, n, pe);                                           \
